@@ -1,0 +1,61 @@
+//! The measure stream: counts bits exactly, writes nothing.
+
+use crate::error::{Error, ErrorKind};
+use crate::write::sink::BitSink;
+
+/// Counts the bits a [`crate::BitWriter`] would write for the same calls,
+/// exactly (alignment included), and refuses what the writer refuses except
+/// for lack of space.
+///
+/// ```
+/// use bitpack_core::{BitCounter, BitWrite};
+/// let mut counter = BitCounter::new();
+/// counter.write_u8(1)?;
+/// counter.write_align()?;
+/// counter.write_bytes(b"abc")?;
+/// assert_eq!(counter.bits_written(), 32);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BitCounter {
+    bits: usize,
+}
+
+impl BitCounter {
+    /// A counter at zero bits.
+    #[inline]
+    pub const fn new() -> Self {
+        BitCounter { bits: 0 }
+    }
+
+    /// Whole bytes the counted bits fill: `ceil(bits / 8)`.
+    #[inline]
+    pub const fn bytes(&self) -> usize {
+        self.bits.div_ceil(8)
+    }
+}
+
+impl BitSink for BitCounter {
+    #[inline(always)]
+    fn position(&self) -> usize {
+        self.bits
+    }
+
+    #[inline(always)]
+    fn reserve(&self, bits: usize) -> Result<(), Error> {
+        match self.bits.checked_add(bits) {
+            Some(_) => Ok(()),
+            None => Err(Error::new(ErrorKind::BufferFull, self.bits)),
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _value: u64, bits: u32) {
+        self.bits += bits as usize;
+    }
+
+    #[inline(always)]
+    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+        self.bits += bytes.len() * 8;
+    }
+}

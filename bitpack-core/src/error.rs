@@ -1,0 +1,102 @@
+//! The one error type: what failed, and at which bit of the stream.
+
+use core::fmt;
+
+/// What went wrong. New kinds may be added, so match with a wildcard arm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The writer's buffer has no room for the value.
+    BufferFull,
+    /// The reader needed more bits than the stream holds.
+    UnexpectedEnd,
+    /// A value lies outside its declared range (on write), or a decoded
+    /// value does (on read).
+    OutOfRange,
+    /// A declaration is unusable: `min > max`, a bit width outside what the
+    /// operation takes, a quantization with `min >= max`, `res <= 0` or a
+    /// non-finite bound.
+    InvalidDeclaration,
+    /// A float that must be finite (a quantized value) was NaN or infinite.
+    NonFiniteFloat,
+    /// Alignment padding held a nonzero bit.
+    NonZeroPadding,
+    /// A string or byte sequence is longer than its declared maximum.
+    TooLong,
+    /// A string holds a NUL character.
+    InteriorNul,
+    /// String bytes are not valid UTF-8.
+    InvalidUtf8,
+    /// Wide-string code units are not valid UTF-16.
+    InvalidUtf16,
+    /// A relative encoding needs its value to come strictly after the
+    /// previous one, and it does not.
+    NotIncreasing,
+    /// An enum variant tag names no variant.
+    InvalidTag,
+    /// Whole bytes were left over after decoding a value.
+    TrailingBytes,
+}
+
+impl ErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
+            ErrorKind::BufferFull => "buffer full",
+            ErrorKind::UnexpectedEnd => "unexpected end of stream",
+            ErrorKind::OutOfRange => "value out of range",
+            ErrorKind::InvalidDeclaration => "invalid declaration",
+            ErrorKind::NonFiniteFloat => "non-finite float",
+            ErrorKind::NonZeroPadding => "nonzero alignment padding",
+            ErrorKind::TooLong => "length over its maximum",
+            ErrorKind::InteriorNul => "string holds a NUL",
+            ErrorKind::InvalidUtf8 => "invalid UTF-8",
+            ErrorKind::InvalidUtf16 => "invalid UTF-16",
+            ErrorKind::NotIncreasing => "value does not come after the previous one",
+            ErrorKind::InvalidTag => "invalid variant tag",
+            ErrorKind::TrailingBytes => "bytes left over after the value",
+        }
+    }
+}
+
+/// A failed write or read: its [`ErrorKind`] and the stream bit position
+/// where the failing operation started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    kind: ErrorKind,
+    bit: usize,
+}
+
+impl Error {
+    /// An error of `kind` for the operation that started at stream bit `bit`.
+    #[inline]
+    #[cold]
+    pub const fn new(kind: ErrorKind, bit: usize) -> Self {
+        Error { kind, bit }
+    }
+
+    /// What went wrong.
+    #[inline]
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The stream bit position where the failing operation started.
+    #[inline]
+    pub const fn bit(&self) -> usize {
+        self.bit
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at bit {}", self.kind.describe(), self.bit)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+impl core::error::Error for Error {}

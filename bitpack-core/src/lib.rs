@@ -1,0 +1,34 @@
+#![no_std]
+#![doc = "The bit packer under `bitpack`: see that crate for the guide."]
+#![doc = ""]
+#![doc = "The wire format is bit-exact with the C++ `serialize` library: bits go"]
+#![doc = "least significant first, in 32-bit little-endian words."]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod bits;
+mod counter;
+mod error;
+mod pack;
+mod quantize;
+mod reader;
+mod relative;
+mod write;
+mod writer;
+
+pub use bits::{
+    bits_required, bits_required64, bits_required128, zigzag_decode32, zigzag_decode64, zigzag_encode32,
+    zigzag_encode64,
+};
+pub use counter::BitCounter;
+pub use error::{Error, ErrorKind};
+pub use pack::BitPack;
+pub use reader::BitReader;
+pub use relative::RelativeInt;
+pub use write::BitWrite;
+pub use writer::BitWriter;

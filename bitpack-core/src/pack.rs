@@ -1,0 +1,28 @@
+//! The `BitPack` trait: a type that knows its own wire layout.
+
+use crate::error::Error;
+use crate::reader::BitReader;
+use crate::write::BitWrite;
+
+/// A type with a bit-exact wire layout: written to any [`BitWrite`] sink and
+/// read back from a [`BitReader`].
+///
+/// Implemented by the core for `bool`, every integer (full range), `f32`
+/// and `f64` (raw bits), arrays, tuples, `Option`, `Box` and `()`, and by
+/// `#[derive(BitPack)]` for structs and enums.
+pub trait BitPack: Sized {
+    /// The most bits any value of the type writes. Finite for every
+    /// implementing type, because every length is bounded.
+    const MAX_BITS: usize;
+
+    /// A fingerprint of the wire layout (field order, kinds, ranges,
+    /// resolutions, lengths; not names). Two builds whose `SCHEMA` differs
+    /// cannot read each other's bits.
+    const SCHEMA: u64;
+
+    /// Writes the value's bits.
+    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error>;
+
+    /// Reads a value written by [`BitPack::write_to`].
+    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error>;
+}

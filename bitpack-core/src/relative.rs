@@ -1,0 +1,69 @@
+//! Shared tables and the integer types of the relative encodings.
+
+/// Integers `write_int_relative` takes: `u32` and `i32`, compared in their
+/// own order, differenced in `u32`. Sealed: the wire format is defined for
+/// these two only.
+pub trait RelativeInt: Copy + Ord + sealed::WireU32 {}
+
+impl RelativeInt for u32 {}
+impl RelativeInt for i32 {}
+
+pub(crate) mod sealed {
+    /// The `u32` image the reference computes differences in.
+    pub trait WireU32 {
+        fn to_wire(self) -> u32;
+        fn from_wire(wire: u32) -> Self;
+    }
+
+    impl WireU32 for u32 {
+        #[inline(always)]
+        fn to_wire(self) -> u32 {
+            self
+        }
+        #[inline(always)]
+        fn from_wire(wire: u32) -> Self {
+            wire
+        }
+    }
+
+    impl WireU32 for i32 {
+        #[inline(always)]
+        fn to_wire(self) -> u32 {
+            self as u32
+        }
+        #[inline(always)]
+        fn from_wire(wire: u32) -> Self {
+            wire as i32
+        }
+    }
+}
+
+/// The difference ranges of `int_relative`, one per prefix length: tier `k`
+/// is `k` zero bits, a one bit, then `difference - low` in
+/// `bits_required(low, high)` bits. Past the last tier come
+/// `ABSOLUTE_PREFIX_ZEROS` zero bits and the value itself in 32 bits.
+pub(crate) const RELATIVE_TIERS: [(u32, u32); 6] =
+    [(1, 1), (2, 6), (7, 23), (24, 280), (281, 4377), (4378, 69914)];
+
+pub(crate) const ABSOLUTE_PREFIX_ZEROS: u32 = 6;
+
+/// Width of the offset inside tier `(low, high)`.
+#[inline(always)]
+pub(crate) const fn tier_bits(low: u32, high: u32) -> u32 {
+    32 - (high - low).leading_zeros()
+}
+
+/// `ack_relative` sends deltas in `1..=ACK_WINDOW` as a one bit and
+/// `delta - 1` in `ACK_DELTA_BITS` bits, anything else as a zero bit and the
+/// 16-bit ack.
+pub(crate) const ACK_WINDOW: u32 = 64;
+pub(crate) const ACK_DELTA_BITS: u32 = 6;
+
+/// `sequence - ack` on the u16 circle, 65536 when they are equal.
+#[inline(always)]
+pub(crate) fn ack_delta(sequence: u16, ack: u16) -> u32 {
+    if ack < sequence { u32::from(sequence - ack) } else { u32::from(sequence) + 65536 - u32::from(ack) }
+}
+
+/// Sequence numbers wrap at this value.
+pub(crate) const SEQUENCE_WRAP: u32 = 65536;

@@ -1,0 +1,364 @@
+//! The write interface shared by the writer and the measure stream.
+//!
+//! Every operation is a provided method of [`BitWrite`]: it validates, asks
+//! the sink for room, then pushes raw bits. The sinks ([`crate::BitWriter`],
+//! [`crate::BitCounter`]) implement only the raw pushes, so what is written
+//! and what is counted cannot drift apart, and both refuse the same values.
+
+use crate::bits::{bit_length_u128, bits_required, bits_required64, bits_required128};
+use crate::error::{Error, ErrorKind};
+use crate::quantize::Quantizer;
+use crate::relative::{
+    ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, ACK_WINDOW, RELATIVE_TIERS, RelativeInt, SEQUENCE_WRAP, ack_delta,
+    tier_bits,
+};
+
+pub(crate) mod sink {
+    use crate::error::Error;
+
+    /// The raw bit sink under [`super::BitWrite`]. Callers have validated
+    /// every value and reserved room before pushing.
+    pub trait BitSink {
+        /// Bits pushed so far.
+        fn position(&self) -> usize;
+        /// `Ok` when `bits` more bits fit; nothing is written either way.
+        fn reserve(&self, bits: usize) -> Result<(), Error>;
+        /// Appends the low `bits` bits of `value` (`bits` in `0..=64`, the
+        /// bits above them zero), low bit first.
+        fn push(&mut self, value: u64, bits: u32);
+        /// Appends whole bytes; the position is a multiple of 8.
+        fn push_aligned_bytes(&mut self, bytes: &[u8]);
+    }
+}
+
+use sink::BitSink;
+
+/// Bits of zero padding from `position` to the next byte boundary.
+#[inline(always)]
+pub(crate) const fn align_padding(position: usize) -> u32 {
+    ((8 - (position & 7)) & 7) as u32
+}
+
+/// `bits` more bits, or `None` when that overflows `usize`.
+#[inline(always)]
+fn plus_bytes(bits: usize, bytes: usize) -> Option<usize> {
+    bytes.checked_mul(8).and_then(|b| b.checked_add(bits))
+}
+
+/// Writes values as bits: implemented by [`crate::BitWriter`], which
+/// fills a buffer, and [`crate::BitCounter`], which only counts.
+///
+/// Every method validates before it writes: on `Err` nothing was written.
+/// The trait is sealed; use it as a generic bound (`W: BitWrite`).
+///
+/// ```
+/// use bitpack_core::{BitCounter, BitWrite, BitWriter};
+///
+/// fn write_player<W: BitWrite>(w: &mut W) -> Result<(), bitpack_core::Error> {
+///     w.write_int(750, 0, 1000)?;                          // 10 bits
+///     w.write_compressed_float(12.5, -1024.0, 1024.0, 0.01)?; // 18 bits
+///     w.write_bool(true)                                   // 1 bit
+/// }
+///
+/// let mut counter = BitCounter::new();
+/// write_player(&mut counter)?;
+/// assert_eq!(counter.bits_written(), 29);
+///
+/// let mut buf = [0u8; 4];
+/// let mut writer = BitWriter::new(&mut buf);
+/// write_player(&mut writer)?;
+/// assert_eq!(writer.finish()?, 4);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+pub trait BitWrite: BitSink {
+    /// Bits written so far (not counting padding `finish` may add).
+    #[inline]
+    fn bits_written(&self) -> usize {
+        self.position()
+    }
+
+    /// Writes the low `bits` bits of `value`, `bits` in `1..=32`; `value`
+    /// must be below `2^bits`.
+    #[inline]
+    fn write_bits(&mut self, value: u32, bits: u32) -> Result<(), Error> {
+        if bits == 0 || bits > 32 {
+            return Err(fail(self, ErrorKind::InvalidDeclaration));
+        }
+        if bits < 32 && value >> bits != 0 {
+            return Err(fail(self, ErrorKind::OutOfRange));
+        }
+        self.reserve(bits as usize)?;
+        self.push(u64::from(value), bits);
+        Ok(())
+    }
+
+    /// Writes the low `bits` bits of `value`, `bits` in `1..=64`; `value`
+    /// must be below `2^bits`. Over 32 bits this is the reference's low 32
+    /// bits then the rest, which on this LSB-first stream is the same.
+    #[inline]
+    fn write_bits64(&mut self, value: u64, bits: u32) -> Result<(), Error> {
+        if bits == 0 || bits > 64 {
+            return Err(fail(self, ErrorKind::InvalidDeclaration));
+        }
+        if bits < 64 && value >> bits != 0 {
+            return Err(fail(self, ErrorKind::OutOfRange));
+        }
+        self.reserve(bits as usize)?;
+        self.push(value, bits);
+        Ok(())
+    }
+
+    /// One bit: 1 for `true`.
+    #[inline]
+    fn write_bool(&mut self, value: bool) -> Result<(), Error> {
+        self.reserve(1)?;
+        self.push(u64::from(value), 1);
+        Ok(())
+    }
+
+    /// `value - min` in [`bits_required`]`(min, max)` bits (none when
+    /// `min == max`).
+    #[inline]
+    fn write_int(&mut self, value: i32, min: i32, max: i32) -> Result<(), Error> {
+        check_range(self, value, min, max)?;
+        let bits = bits_required(min, max);
+        self.reserve(bits as usize)?;
+        self.push(u64::from((value as u32).wrapping_sub(min as u32)), bits);
+        Ok(())
+    }
+
+    /// [`BitWrite::write_int`] for `i64`.
+    #[inline]
+    fn write_int64(&mut self, value: i64, min: i64, max: i64) -> Result<(), Error> {
+        check_range(self, value, min, max)?;
+        let bits = bits_required64(min, max);
+        self.reserve(bits as usize)?;
+        self.push((value as u64).wrapping_sub(min as u64), bits);
+        Ok(())
+    }
+
+    /// [`BitWrite::write_int`] for `i128` (also the form for `u64` ranges
+    /// and for the reference's fixed-point values).
+    #[inline]
+    fn write_int128(&mut self, value: i128, min: i128, max: i128) -> Result<(), Error> {
+        check_range(self, value, min, max)?;
+        let bits = bits_required128(min, max);
+        self.reserve(bits as usize)?;
+        let offset = (value as u128).wrapping_sub(min as u128);
+        push_u128(self, offset, bits);
+        Ok(())
+    }
+
+    /// 8 raw bits.
+    #[inline]
+    fn write_u8(&mut self, value: u8) -> Result<(), Error> {
+        self.reserve(8)?;
+        self.push(u64::from(value), 8);
+        Ok(())
+    }
+
+    /// 16 raw bits.
+    #[inline]
+    fn write_u16(&mut self, value: u16) -> Result<(), Error> {
+        self.reserve(16)?;
+        self.push(u64::from(value), 16);
+        Ok(())
+    }
+
+    /// 32 raw bits.
+    #[inline]
+    fn write_u32(&mut self, value: u32) -> Result<(), Error> {
+        self.reserve(32)?;
+        self.push(u64::from(value), 32);
+        Ok(())
+    }
+
+    /// 64 raw bits, low 32 first.
+    #[inline]
+    fn write_u64(&mut self, value: u64) -> Result<(), Error> {
+        self.reserve(64)?;
+        self.push(value, 64);
+        Ok(())
+    }
+
+    /// 128 raw bits, low 64 first.
+    #[inline]
+    fn write_u128(&mut self, value: u128) -> Result<(), Error> {
+        self.reserve(128)?;
+        push_u128(self, value, 128);
+        Ok(())
+    }
+
+    /// The 32 IEEE-754 bits; NaN payloads, -0 and denormals survive.
+    #[inline]
+    fn write_f32(&mut self, value: f32) -> Result<(), Error> {
+        self.write_u32(value.to_bits())
+    }
+
+    /// The 64 IEEE-754 bits.
+    #[inline]
+    fn write_f64(&mut self, value: f64) -> Result<(), Error> {
+        self.write_u64(value.to_bits())
+    }
+
+    /// The reference's compressed float: `value` clamped to `[min, max]` and
+    /// quantized to steps of `res`, computed in f32 exactly as the
+    /// reference does. A NaN or infinite `value`, or a declaration with
+    /// `min >= max`, `res <= 0` or a non-finite number, is an `Err`.
+    #[inline]
+    fn write_compressed_float(&mut self, value: f32, min: f32, max: f32, res: f32) -> Result<(), Error> {
+        let quantizer =
+            Quantizer::new(min, max, res).ok_or_else(|| fail(self, ErrorKind::InvalidDeclaration))?;
+        if !value.is_finite() {
+            return Err(fail(self, ErrorKind::NonFiniteFloat));
+        }
+        self.reserve(quantizer.bits as usize)?;
+        self.push(u64::from(quantizer.quantize(value)), quantizer.bits);
+        Ok(())
+    }
+
+    /// Zero bits up to the next byte boundary (none when aligned).
+    #[inline]
+    fn write_align(&mut self) -> Result<(), Error> {
+        let padding = align_padding(self.position());
+        self.reserve(padding as usize)?;
+        self.push(0, padding);
+        Ok(())
+    }
+
+    /// Aligns (even for an empty slice), then the raw bytes. The length is
+    /// not sent: the reader must know it.
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let padding = align_padding(self.position());
+        let total = plus_bytes(padding as usize, bytes.len());
+        self.reserve(total.unwrap_or(usize::MAX))?;
+        self.push(0, padding);
+        self.push_aligned_bytes(bytes);
+        Ok(())
+    }
+
+    /// A string of at most `max_len` bytes and no NUL: its length as
+    /// `int(len, 0, max_len)`, then its bytes as [`BitWrite::write_bytes`].
+    /// The reference's `serialize_string(s, max_len + 1)`.
+    #[inline]
+    fn write_str(&mut self, value: &str, max_len: usize) -> Result<(), Error> {
+        let bytes = value.as_bytes();
+        if bytes.len() > max_len {
+            return Err(fail(self, ErrorKind::TooLong));
+        }
+        if bytes.contains(&0) {
+            return Err(fail(self, ErrorKind::InteriorNul));
+        }
+        let length_bits = bit_length_u128(max_len as u128);
+        let padding = align_padding(self.position() + length_bits as usize);
+        let total = plus_bytes(length_bits as usize + padding as usize, bytes.len());
+        self.reserve(total.unwrap_or(usize::MAX))?;
+        self.push(bytes.len() as u64, length_bits);
+        self.push(0, padding);
+        self.push_aligned_bytes(bytes);
+        Ok(())
+    }
+
+    /// A string of at most `max_units` UTF-16 code units and no NUL: the
+    /// unit count as `int(units, 0, max_units)`, then each unit in its own
+    /// 32-bit group, unaligned. The reference's
+    /// `serialize_wstring(s, max_units + 1)`.
+    #[inline]
+    fn write_wstr(&mut self, value: &str, max_units: usize) -> Result<(), Error> {
+        let units = value.encode_utf16().count();
+        if units > max_units {
+            return Err(fail(self, ErrorKind::TooLong));
+        }
+        if value.contains('\0') {
+            return Err(fail(self, ErrorKind::InteriorNul));
+        }
+        let length_bits = bit_length_u128(max_units as u128);
+        let total = units.checked_mul(32).and_then(|b| b.checked_add(length_bits as usize));
+        self.reserve(total.unwrap_or(usize::MAX))?;
+        self.push(units as u64, length_bits);
+        for unit in value.encode_utf16() {
+            self.push(u64::from(unit), 32);
+        }
+        Ok(())
+    }
+
+    /// `current` relative to `previous`, which must come strictly before it
+    /// in `T`'s order: 1 bit for a difference of 1, up to 23 bits for
+    /// differences up to 69914, else 38 bits.
+    #[inline]
+    fn write_int_relative<T: RelativeInt>(&mut self, previous: T, current: T) -> Result<(), Error> {
+        if previous >= current {
+            return Err(fail(self, ErrorKind::NotIncreasing));
+        }
+        let difference = current.to_wire().wrapping_sub(previous.to_wire());
+        for (zeros, &(low, high)) in (0u32..).zip(RELATIVE_TIERS.iter()) {
+            if difference <= high {
+                let offset_bits = tier_bits(low, high);
+                let bits = zeros + 1 + offset_bits;
+                self.reserve(bits as usize)?;
+                // `zeros` zero bits, a one bit, then the offset, low bit first.
+                self.push((1u64 << zeros) | (u64::from(difference - low) << (zeros + 1)), bits);
+                return Ok(());
+            }
+        }
+        self.reserve(ABSOLUTE_PREFIX_ZEROS as usize + 32)?;
+        self.push(u64::from(current.to_wire()) << ABSOLUTE_PREFIX_ZEROS, ABSOLUTE_PREFIX_ZEROS + 32);
+        Ok(())
+    }
+
+    /// An acknowledged sequence number relative to the current one: 7 bits
+    /// when `ack` is 1 to 64 behind `sequence` on the u16 circle, else 17.
+    #[inline]
+    fn write_ack_relative(&mut self, sequence: u16, ack: u16) -> Result<(), Error> {
+        let delta = ack_delta(sequence, ack);
+        if delta <= ACK_WINDOW {
+            self.reserve(1 + ACK_DELTA_BITS as usize)?;
+            self.push(1 | (u64::from(delta - 1) << 1), 1 + ACK_DELTA_BITS);
+        } else {
+            self.reserve(17)?;
+            self.push(u64::from(ack) << 1, 17);
+        }
+        Ok(())
+    }
+
+    /// `sequence2` relative to `sequence1` on the u16 circle (they must
+    /// differ), as `int_relative` of `sequence2` lifted past `sequence1`.
+    #[inline]
+    fn write_sequence_relative(&mut self, sequence1: u16, sequence2: u16) -> Result<(), Error> {
+        if sequence1 == sequence2 {
+            return Err(fail(self, ErrorKind::NotIncreasing));
+        }
+        let lifted = u32::from(sequence2) + if sequence1 > sequence2 { SEQUENCE_WRAP } else { 0 };
+        self.write_int_relative(u32::from(sequence1), lifted)
+    }
+}
+
+impl<S: BitSink + ?Sized> BitWrite for S {}
+
+#[cold]
+fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
+    Error::new(kind, sink.position())
+}
+
+#[inline(always)]
+fn check_range<S: BitSink + ?Sized, T: PartialOrd>(sink: &S, value: T, min: T, max: T) -> Result<(), Error> {
+    if min > max {
+        return Err(fail(sink, ErrorKind::InvalidDeclaration));
+    }
+    if value < min || value > max {
+        return Err(fail(sink, ErrorKind::OutOfRange));
+    }
+    Ok(())
+}
+
+/// Pushes the low `bits` (0..=128) bits of `value`, low 64 first.
+#[inline(always)]
+fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {
+    if bits <= 64 {
+        sink.push(value as u64, bits);
+    } else {
+        sink.push(value as u64, 64);
+        sink.push((value >> 64) as u64, bits - 64);
+    }
+}

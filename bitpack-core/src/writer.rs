@@ -1,0 +1,123 @@
+//! The writer: bits into a caller's buffer through a 64-bit scratch word.
+
+use crate::error::{Error, ErrorKind};
+use crate::write::sink::BitSink;
+
+/// Writes bits into a byte buffer of any length, LSB first, flushing
+/// 32-bit little-endian words as the reference does. Never allocates.
+///
+/// ```
+/// use bitpack_core::{BitWrite, BitWriter};
+/// let mut buf = [0u8; 8];
+/// let mut writer = BitWriter::new(&mut buf);
+/// writer.write_bits(5, 3)?;
+/// writer.write_u8(0xA5)?;
+/// let used = writer.finish()?;
+/// assert_eq!(&buf[..used], &[0x2D, 0x05]);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct BitWriter<'a> {
+    buf: &'a mut [u8],
+    /// Pending bits, low bit first; always fewer than 32 between pushes.
+    scratch: u64,
+    scratch_bits: u32,
+    /// Byte offset where `scratch` goes; a multiple of 4.
+    word_index: usize,
+    capacity_bits: usize,
+}
+
+impl<'a> BitWriter<'a> {
+    /// A writer over `buf`; whatever `buf` held is overwritten as bits are
+    /// written.
+    #[inline]
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        let capacity_bits = buf.len().saturating_mul(8);
+        BitWriter { buf, scratch: 0, scratch_bits: 0, word_index: 0, capacity_bits }
+    }
+
+    /// Flushes the partly filled last byte (its unused high bits zero) and
+    /// returns the bytes used: `ceil(bits_written / 8)`.
+    #[inline]
+    pub fn finish(self) -> Result<usize, Error> {
+        let tail = self.scratch_bits.div_ceil(8) as usize;
+        let end = self.word_index + tail;
+        let Some(dest) = self.buf.get_mut(self.word_index..end) else {
+            // Unreachable: every pushed bit was reserved inside the buffer.
+            return Err(Error::new(ErrorKind::BufferFull, self.word_index * 8));
+        };
+        dest.copy_from_slice(&self.scratch.to_le_bytes()[..tail]);
+        Ok(end)
+    }
+
+    /// Appends up to 32 bits.
+    #[inline(always)]
+    fn push32(&mut self, value: u64, bits: u32) {
+        debug_assert!(bits <= 32 && value >> bits == 0);
+        self.scratch |= value << self.scratch_bits;
+        self.scratch_bits += bits;
+        if self.scratch_bits >= 32 {
+            self.flush_word();
+        }
+    }
+
+    /// Stores the low 32 scratch bits as the next word.
+    #[inline(always)]
+    fn flush_word(&mut self) {
+        // The reservation guarantees these 4 bytes lie inside `buf`: 32
+        // reserved bits start at `word_index`, a multiple of 4 bytes.
+        if let Some(word) = self.buf.get_mut(self.word_index..self.word_index + 4) {
+            word.copy_from_slice(&(self.scratch as u32).to_le_bytes());
+        }
+        self.word_index += 4;
+        self.scratch >>= 32;
+        self.scratch_bits -= 32;
+    }
+}
+
+impl BitSink for BitWriter<'_> {
+    #[inline(always)]
+    fn position(&self) -> usize {
+        self.word_index * 8 + self.scratch_bits as usize
+    }
+
+    #[inline(always)]
+    fn reserve(&self, bits: usize) -> Result<(), Error> {
+        let position = self.position();
+        if bits > self.capacity_bits - position {
+            return Err(Error::new(ErrorKind::BufferFull, position));
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn push(&mut self, value: u64, bits: u32) {
+        if bits <= 32 {
+            self.push32(value, bits);
+        } else {
+            self.push32(value & 0xFFFF_FFFF, 32);
+            self.push32(value >> 32, bits - 32);
+        }
+    }
+
+    #[inline]
+    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        // Fill the current word a byte at a time...
+        while self.scratch_bits != 0 {
+            let Some((&first, tail)) = rest.split_first() else { return };
+            self.push32(u64::from(first), 8);
+            rest = tail;
+        }
+        // ...copy whole words straight into the buffer...
+        let whole = rest.len() & !3;
+        if let Some(dest) = self.buf.get_mut(self.word_index..self.word_index + whole) {
+            dest.copy_from_slice(&rest[..whole]);
+        }
+        self.word_index += whole;
+        // ...and start the next word with what is left.
+        for &byte in &rest[whole..] {
+            self.push32(u64::from(byte), 8);
+        }
+    }
+}
