@@ -216,7 +216,8 @@ fn parse_keys(attr: &Attribute, keys: &[Key], place: Place, found: &mut Found, e
     let attr_name = path_name(attr.path());
     let result = attr.parse_nested_meta(|meta| {
         let Some(ident) = meta.path.get_ident().cloned() else {
-            errors.spanned(&meta.path, format!("expected a key of #[{attr_name}], such as `{}`", keys[0].name));
+            errors
+                .spanned(&meta.path, format!("expected a key of #[{attr_name}], such as `{}`", keys[0].name));
             return skip_value(&meta);
         };
         let name = ident.to_string();
@@ -342,10 +343,10 @@ pub fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> ContainerAtt
         }
     }
     parsed.max_bytes = take_value(&mut bitpack, "max_bytes").map(|(name, value)| Setting { name, value });
-    if let Some(index) = bitpack.iter().position(|(ident, _)| ident == "crate") {
-        if let (name, Given::Path(path)) = bitpack.remove(index) {
-            parsed.krate = Some(Setting { name, value: path });
-        }
+    if let Some(index) = bitpack.iter().position(|(ident, _)| ident == "crate")
+        && let (name, Given::Path(path)) = bitpack.remove(index)
+    {
+        parsed.krate = Some(Setting { name, value: path });
     }
     parsed
 }
@@ -357,7 +358,10 @@ pub fn variant_attrs(attrs: &[Attribute], errors: &mut Errors) {
         if path.is_ident("bitpack") || path.is_ident("bits") || path.is_ident("quantize") {
             errors.spanned(
                 path,
-                format!("#[{}] does not apply to an enum variant; put it on the variant's fields", path_name(path)),
+                format!(
+                    "#[{}] does not apply to an enum variant; put it on the variant's fields",
+                    path_name(path)
+                ),
             );
         } else if path.is_ident("change_group") {
             not_yet(attr, errors);
@@ -404,6 +408,7 @@ fn build_quantize(name: Ident, mut found: Found, errors: &mut Errors) -> Option<
 }
 
 fn missing(keys: &[(&str, bool)]) -> String {
-    let names: Vec<_> = keys.iter().filter(|(_, absent)| *absent).map(|(name, _)| format!("`{name}`")).collect();
+    let names: Vec<_> =
+        keys.iter().filter(|(_, absent)| *absent).map(|(name, _)| format!("`{name}`")).collect();
     names.join(" and ")
 }

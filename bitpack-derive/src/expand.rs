@@ -7,8 +7,8 @@
 //! and the measuring counter alike.
 
 use crate::ast::Style;
-use crate::plan::{Body, Check, Const, Encoding, Field, Fields, Plan};
 use crate::attr::Literal;
+use crate::plan::{Body, Check, Const, Encoding, Field, Fields, Plan};
 use proc_macro2::{Literal as LiteralToken, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -180,7 +180,13 @@ impl Emitter {
             #(#reads)*
             #p::Ok(#construct)
         };
-        (quote!(#p::sum(&[#(#max_bits),*])), quote!(#p::sum(&[#(#min_bits),*])), schema, write_body, read_body)
+        (
+            quote!(#p::sum(&[#(#max_bits),*])),
+            quote!(#p::sum(&[#(#min_bits),*])),
+            schema,
+            write_body,
+            read_body,
+        )
     }
 
     fn enumeration(&self, variants: &[crate::plan::Variant<'_>]) -> Parts {
@@ -200,10 +206,11 @@ impl Emitter {
             variant_min.push(quote!(#p::sum(&[#(#min_bits),*])));
             variant_schema.push(schema);
 
-            let bindings = variant.fields.fields.iter().enumerate().map(|(position, field)| match field.encoding {
-                Some(_) => binding(position).to_token_stream(),
-                None => quote!(_),
-            });
+            let bindings =
+                variant.fields.fields.iter().enumerate().map(|(position, field)| match field.encoding {
+                    Some(_) => binding(position).to_token_stream(),
+                    None => quote!(_),
+                });
             let members = variant.fields.fields.iter().map(|field| &field.member);
             let pattern = match variant.fields.style {
                 Style::Named => quote!({ #(#members: #bindings),* }),
@@ -361,8 +368,10 @@ impl Emitter {
                 }
             }
             Encoding::Tuple(elements) => {
-                let writes =
-                    elements.iter().enumerate().map(|(index, element)| self.write(element, &access.element(index), depth));
+                let writes = elements
+                    .iter()
+                    .enumerate()
+                    .map(|(index, element)| self.write(element, &access.element(index), depth));
                 quote!(#(#writes)*)
             }
         }
@@ -415,7 +424,13 @@ impl Emitter {
                 }
                 element => {
                     let read_element = self.read(element, depth + 1);
-                    quote!(#p::read_array(__reader, |__reader| #p::Ok(#read_element))?)
+                    let item = format_ident!("__element{}", depth);
+                    quote! {
+                        #p::read_array(__reader, |__reader| {
+                            let #item = #read_element;
+                            #p::Ok(#item)
+                        })?
+                    }
                 }
             },
             Encoding::Tuple(elements) => {
@@ -539,4 +554,3 @@ impl Emitter {
 fn binding(position: usize) -> syn::Ident {
     format_ident!("__field{}", position)
 }
-

@@ -145,14 +145,18 @@ pub fn shape(ty: &Type) -> Shape<'_> {
                         _ => Shape::Nested,
                     }
                 }
-                PathArguments::Parenthesized(_) => Shape::Unsupported("a function type cannot be sent; remove it"),
+                PathArguments::Parenthesized(_) => {
+                    Shape::Unsupported("a function type cannot be sent; remove it")
+                }
             }
         }
         Type::Path(_) => Shape::Nested,
         Type::Reference(_) => {
             Shape::Unsupported("a reference cannot be read back; use an owned type such as `String` or `Vec`")
         }
-        Type::Slice(_) => Shape::Unsupported("a slice has no bounded length; use `Vec` with #[bitpack(max_len = N)]"),
+        Type::Slice(_) => {
+            Shape::Unsupported("a slice has no bounded length; use `Vec` with #[bitpack(max_len = N)]")
+        }
         Type::Ptr(_) => Shape::Unsupported("a raw pointer cannot be sent; use an owned value"),
         Type::BareFn(_) => Shape::Unsupported("a function pointer cannot be sent; remove it"),
         Type::TraitObject(_) | Type::ImplTrait(_) => {

@@ -23,7 +23,10 @@ pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::E
         Body::Enum(variants) => Some(plan::Body::Enum(
             variants
                 .iter()
-                .map(|variant| plan::Variant { ident: &variant.original.ident, fields: planner.fields(&variant.fields) })
+                .map(|variant| plan::Variant {
+                    ident: &variant.original.ident,
+                    fields: planner.fields(&variant.fields),
+                })
                 .collect(),
         )),
         Body::Union(token) => {
@@ -47,14 +50,7 @@ pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::E
         // Unreachable: a union always records an error above.
         return Err(syn::Error::new_spanned(&input.original.ident, "cannot derive BitPack here"));
     };
-    Ok(Plan {
-        input: input.original,
-        krate,
-        max_bytes,
-        body,
-        consts: planner.consts,
-        checks: planner.checks,
-    })
+    Ok(Plan { input: input.original, krate, max_bytes, body, consts: planner.consts, checks: planner.checks })
 }
 
 struct Planner<'a> {
@@ -95,7 +91,11 @@ impl<'a> Planner<'a> {
             fields: list
                 .fields
                 .iter()
-                .map(|field| plan::Field { member: field.member.clone(), ty: field.ty, encoding: self.field(field) })
+                .map(|field| plan::Field {
+                    member: field.member.clone(),
+                    ty: field.ty,
+                    encoding: self.field(field),
+                })
                 .collect(),
         }
     }
@@ -104,7 +104,8 @@ impl<'a> Planner<'a> {
         let attrs = &field.attrs;
         if let Some(skip) = &attrs.skip {
             if attrs.bits.is_some() || attrs.quantize.is_some() || attrs.max_len.is_some() {
-                self.errors.at(skip.span(), "a skipped field is not written; remove `skip` or its other attributes");
+                self.errors
+                    .at(skip.span(), "a skipped field is not written; remove `skip` or its other attributes");
             }
             return None;
         }
@@ -117,7 +118,8 @@ impl<'a> Planner<'a> {
         let mut used = Used::default();
         let encoding = self.encode(field.ty, reach, &mut used);
         if let (Some(bits), false) = (reach.bits, used.bits) {
-            self.errors.at(bits.name.span(), "#[bits] needs an integer field (u8..u128, i8..i128); remove it");
+            self.errors
+                .at(bits.name.span(), "#[bits] needs an integer field (u8..u128, i8..i128); remove it");
         }
         if let (Some(quantize), false) = (reach.quantize, used.quantize) {
             self.errors.at(quantize.name.span(), "#[quantize] needs an `f32` field; remove it");
@@ -189,10 +191,12 @@ impl<'a> Planner<'a> {
             }
             Shape::Option(inner) => Encoding::Option(Box::new(self.encode(inner, reach, used))),
             Shape::Box(inner) => Encoding::Boxed(Box::new(self.encode(inner, reach, used))),
-            Shape::Array(element, len) => Encoding::Array { len, element: Box::new(self.encode(element, reach, used)) },
-            Shape::Tuple(elements) => {
-                Encoding::Tuple(elements.into_iter().map(|element| self.encode(element, reach, used)).collect())
+            Shape::Array(element, len) => {
+                Encoding::Array { len, element: Box::new(self.encode(element, reach, used)) }
             }
+            Shape::Tuple(elements) => Encoding::Tuple(
+                elements.into_iter().map(|element| self.encode(element, reach, used)).collect(),
+            ),
             Shape::Unsupported(reason) => {
                 self.errors.spanned(ty, reason);
                 Encoding::Nested(ty)
@@ -205,7 +209,10 @@ impl<'a> Planner<'a> {
         let Some(bits) = reach.bits else { return };
         let message = match shape(ty) {
             Shape::F32 | Shape::F64 => {
-                format!("#[bits] needs an integer field, not `{}`; use #[quantize(min, max, res)] for floats", name(ty))
+                format!(
+                    "#[bits] needs an integer field, not `{}`; use #[quantize(min, max, res)] for floats",
+                    name(ty)
+                )
             }
             Shape::Bool | Shape::String | Shape::Nested => format!(
                 "#[bits] needs an integer type written out (u8..u128, i8..i128), not `{}`; remove it",
@@ -222,7 +229,10 @@ impl<'a> Planner<'a> {
         let Some(quantize) = reach.quantize else { return };
         let message = match shape {
             Shape::Int(_) => {
-                format!("#[quantize] needs an `f32` field, not `{}`; use #[bits(min, max)] for integers", name(ty))
+                format!(
+                    "#[quantize] needs an `f32` field, not `{}`; use #[bits(min, max)] for integers",
+                    name(ty)
+                )
             }
             Shape::F64 => "#[quantize] on `f64` is not supported yet; use an `f32` field".to_owned(),
             Shape::Bool | Shape::String | Shape::Nested => {
@@ -237,10 +247,11 @@ impl<'a> Planner<'a> {
     fn ranged(&mut self, int: IntTy, bits: &'a Bits) -> Encoding<'a> {
         let min = self.int_value(int, &bits.min, "min");
         let max = self.int_value(int, &bits.max, "max");
-        if let (Known::Literal(min), Known::Literal(max)) = (&min, &max) {
-            if max.less_than(*min) {
-                self.errors.at(bits.min.span(), format!("`min` ({min}) is greater than `max` ({max}); swap them"));
-            }
+        if let (Known::Literal(min), Known::Literal(max)) = (&min, &max)
+            && max.less_than(*min)
+        {
+            self.errors
+                .at(bits.min.span(), format!("`min` ({min}) is greater than `max` ({max}); swap them"));
         }
         let ty = Ident::new(int.name(), proc_macro2::Span::call_site()).into_token_stream();
         let min_name = self.constant(ty.clone(), &bits.min, "MIN");
@@ -285,22 +296,24 @@ impl<'a> Planner<'a> {
         let res = self.float_value(&quantize.res, "res");
         if let (Some(min), Some(max)) = (min, max) {
             if min >= max {
-                self.errors.at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
+                self.errors
+                    .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
             } else if !(max - min).is_finite() {
                 self.errors.at(quantize.max.span(), "`max - min` overflows f32; narrow the range");
-            } else if let Some(res) = res {
-                if res > 0.0 && (max - min) / res > MAX_STEPS {
-                    self.errors.at(
-                        quantize.res.span(),
-                        "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
-                    );
-                }
+            } else if let Some(res) = res
+                && res > 0.0
+                && (max - min) / res > MAX_STEPS
+            {
+                self.errors.at(
+                    quantize.res.span(),
+                    "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
+                );
             }
         }
-        if let Some(res) = res {
-            if res <= 0.0 {
-                self.errors.at(quantize.res.span(), format!("`res` ({res}) must be above 0, as in res = 0.01"));
-            }
+        if let Some(res) = res
+            && res <= 0.0
+        {
+            self.errors.at(quantize.res.span(), format!("`res` ({res}) must be above 0, as in res = 0.01"));
         }
         let ty = quote!(f32);
         let min_name = self.constant(ty.clone(), &quantize.min, "MIN");
@@ -341,7 +354,10 @@ impl<'a> Planner<'a> {
             Literal::Opaque => true,
         };
         if !fits {
-            self.errors.at(setting.value.span(), format!("`{key}` must be a whole number (0 or more), as in {key} = 16"));
+            self.errors.at(
+                setting.value.span(),
+                format!("`{key}` must be a whole number (0 or more), as in {key} = 16"),
+            );
         }
         self.constant(quote!(usize), &setting.value, "LEN")
     }

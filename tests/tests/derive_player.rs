@@ -9,7 +9,10 @@ struct EntityId(#[bits(min = 0, max = 4095)] u16);
 #[derive(BitPack, Debug, Clone, PartialEq)]
 enum Weapon {
     Fists,
-    Sword { #[bits(min = 1, max = 5)] level: u8 },
+    Sword {
+        #[bits(min = 1, max = 5)]
+        level: u8,
+    },
     Bow(#[bits(min = 0, max = 99)] u8, bool),
 }
 
