@@ -144,8 +144,8 @@ impl Access {
 
     fn unboxed(&self) -> Access {
         match self {
-            Access::Place(place) => Access::Place(quote!(*#place)),
-            Access::Ref(reference) => Access::Place(quote!(**#reference)),
+            Access::Place(place) => Access::Place(quote!((*#place))),
+            Access::Ref(reference) => Access::Place(quote!((**#reference))),
         }
     }
 }
