@@ -109,12 +109,17 @@ impl<'a> Planner<'a> {
             }
             return None;
         }
-        let mut quantize = attrs.quantize.as_ref();
-        if let (Some(_), Some(second)) = (&attrs.bits, quantize) {
+        let mut reach = Reach {
+            bits: attrs.bits.as_ref(),
+            quantize: attrs.quantize.as_ref(),
+            max_len: attrs.max_len.as_ref(),
+        };
+        if let (Some(_), Some(second)) = (reach.bits, reach.quantize) {
+            // One mistake, one message: neither is checked against the type.
             self.errors.at(second.name.span(), "#[bits] and #[quantize] on one field; keep one");
-            quantize = None;
+            reach.bits = None;
+            reach.quantize = None;
         }
-        let reach = Reach { bits: attrs.bits.as_ref(), quantize, max_len: attrs.max_len.as_ref() };
         let mut used = Used::default();
         let encoding = self.encode(field.ty, reach, &mut used);
         if let (Some(bits), false) = (reach.bits, used.bits) {
@@ -251,7 +256,7 @@ impl<'a> Planner<'a> {
             && max.less_than(*min)
         {
             self.errors
-                .at(bits.min.span(), format!("`min` ({min}) is greater than `max` ({max}); swap them"));
+                .spanned(&bits.min.expr, format!("`min` ({min}) is greater than `max` ({max}); swap them"));
         }
         let ty = Ident::new(int.name(), proc_macro2::Span::call_site()).into_token_stream();
         let min_name = self.constant(ty.clone(), &bits.min, "MIN");
@@ -271,8 +276,8 @@ impl<'a> Planner<'a> {
         match value.literal {
             Literal::Int(literal) if int.holds(literal) => Known::Literal(literal),
             Literal::Int(literal) => {
-                self.errors.at(
-                    value.span(),
+                self.errors.spanned(
+                    &value.expr,
                     format!(
                         "`{key}` = {literal} does not fit in `{}` ({}..={}); change it or widen the field type",
                         int.name(),
@@ -283,7 +288,7 @@ impl<'a> Planner<'a> {
                 Known::Mistaken
             }
             Literal::Float(_) => {
-                self.errors.at(value.span(), format!("`{key}` must be an integer, as in {key} = 100"));
+                self.errors.spanned(&value.expr, format!("`{key}` must be an integer, as in {key} = 100"));
                 Known::Mistaken
             }
             Literal::Opaque => Known::Opaque,
@@ -299,13 +304,13 @@ impl<'a> Planner<'a> {
                 self.errors
                     .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
             } else if !(max - min).is_finite() {
-                self.errors.at(quantize.max.span(), "`max - min` overflows f32; narrow the range");
+                self.errors.spanned(&quantize.max.expr, "`max - min` overflows f32; narrow the range");
             } else if let Some(res) = res
                 && res > 0.0
                 && (max - min) / res > MAX_STEPS
             {
-                self.errors.at(
-                    quantize.res.span(),
+                self.errors.spanned(
+                    &quantize.res.expr,
                     "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
                 );
             }
@@ -313,7 +318,8 @@ impl<'a> Planner<'a> {
         if let Some(res) = res
             && res <= 0.0
         {
-            self.errors.at(quantize.res.span(), format!("`res` ({res}) must be above 0, as in res = 0.01"));
+            self.errors
+                .spanned(&quantize.res.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
         }
         let ty = quote!(f32);
         let min_name = self.constant(ty.clone(), &quantize.min, "MIN");
@@ -335,12 +341,12 @@ impl<'a> Planner<'a> {
     fn float_value(&mut self, value: &Value, key: &str) -> Option<f32> {
         let Some(float) = value.as_f32() else {
             if let Literal::Float(None) = value.literal {
-                self.errors.at(value.span(), format!("`{key}` is not a number an f32 can hold"));
+                self.errors.spanned(&value.expr, format!("`{key}` is not a number an f32 can hold"));
             }
             return None;
         };
         if !float.is_finite() {
-            self.errors.at(value.span(), format!("`{key}` must be a finite f32"));
+            self.errors.spanned(&value.expr, format!("`{key}` must be a finite f32"));
             return None;
         }
         Some(float)
