@@ -86,12 +86,14 @@ where
     let count_bits = (usize::BITS - max_len.leading_zeros()) as usize;
     let mut buf = vec![0u8; (count_bits + expected).div_ceil(8)];
     let mut writer = BitWriter::new(&mut buf);
-    adaptive::write_adaptive_group(&mut writer, values, signs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    adaptive::write_adaptive_group(&mut writer, values, signs)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(writer.bits_written(), expected);
     writer.finish().map_err(|e| TestCaseError::fail(e.to_string()))?;
     let mut out = vec![T::ZERO; values.len()];
     let mut reader = BitReader::new(&buf);
-    adaptive::read_adaptive_group(&mut reader, &mut out, signs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    adaptive::read_adaptive_group(&mut reader, &mut out, signs)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&out, values);
     prop_assert_eq!(reader.bits_read(), expected);
 
@@ -121,7 +123,8 @@ where
             prop_assert_eq!(adaptive::adaptive_bits(value, signs).ok(), Some(consumed));
             let mut buf = vec![0u8; bytes.len()];
             let mut writer = BitWriter::new(&mut buf);
-            adaptive::write_adaptive(&mut writer, value, signs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            adaptive::write_adaptive(&mut writer, value, signs)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
             writer.finish().map_err(|e| TestCaseError::fail(e.to_string()))?;
             let mut original = BitReader::new(bytes);
             let mut rewritten = BitReader::new(&buf);
@@ -273,7 +276,8 @@ fn every_small_value_round_trips_exhaustively() {
 /// The published implementation decoded these wrongly.
 #[test]
 fn values_between_two_to_the_62_and_63_round_trip() {
-    for value in [1u64 << 62, (1 << 62) + 1, (1 << 63) - 1, (1 << 63) - 2, 0x5555_5555_5555_5555 | (1 << 62)] {
+    for value in [1u64 << 62, (1 << 62) + 1, (1 << 63) - 1, (1 << 63) - 2, 0x5555_5555_5555_5555 | (1 << 62)]
+    {
         round_trip_value(value, Signs::NonNegative, 6 + 1 + 62).unwrap();
         let signed = value as i64;
         round_trip_value(signed, Signs::NonNegative, 6 + 1 + 62).unwrap();
@@ -299,7 +303,10 @@ fn decode_arbitrary<T: BitPack + PartialEq + std::fmt::Debug>(bytes: &[u8]) -> R
             let (again, bits) = encode(&value).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert!(bits <= reader.bits_read(), "{:?} re-encodes longer", value);
             let mut reread = BitReader::new(&again);
-            prop_assert_eq!(&T::read_from(&mut reread).map_err(|e| TestCaseError::fail(e.to_string()))?, &value);
+            prop_assert_eq!(
+                &T::read_from(&mut reread).map_err(|e| TestCaseError::fail(e.to_string()))?,
+                &value
+            );
         }
         Err(_) => prop_assert_eq!(reader.bits_read(), 0),
     }

@@ -70,7 +70,11 @@ impl SignScope for Published {
         write_adaptive(w, self.b, signs)
     }
     fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
-        Ok(Published { id: read_adaptive(r, signs)?, a: read_adaptive(r, signs)?, b: read_adaptive(r, signs)? })
+        Ok(Published {
+            id: read_adaptive(r, signs)?,
+            a: read_adaptive(r, signs)?,
+            b: read_adaptive(r, signs)?,
+        })
     }
 }
 scoped_bitpack!(Published, 1 + i64::MAX_BITS + 2 * i32::MAX_BITS, 0xA1);
@@ -222,10 +226,6 @@ impl SignScope for Outer {
 }
 scoped_bitpack!(
     Outer,
-    1 + u32::MAX_BITS
-        + adaptive::adaptive_group_max_bits::<i32>(3)
-        + 1
-        + i32::MAX_BITS
-        + i64::MAX_BITS,
+    1 + u32::MAX_BITS + adaptive::adaptive_group_max_bits::<i32>(3) + 1 + i32::MAX_BITS + i64::MAX_BITS,
     0xA7
 );
