@@ -194,3 +194,41 @@ fn too_long_vec_is_refused_before_writing() {
     assert_eq!(error.unwrap_err().kind(), ErrorKind::TooLong);
     assert_eq!(counter.bits_written(), 0);
 }
+
+/// Encodes `values` as a bare group and returns the bytes.
+fn group_bytes(values: &[u8]) -> Vec<u8> {
+    let mut buf = vec![0u8; 8];
+    let mut writer = BitWriter::new(&mut buf);
+    adaptive::write_adaptive_group(&mut writer, values, Signs::NonNegative).unwrap();
+    let used = writer.finish().unwrap();
+    buf.truncate(used);
+    buf
+}
+
+#[test]
+fn group_wire_bytes_are_pinned() {
+    // [3, 4]: per value 4 + 5 bits, shared 3 + 2 * 3: a tie keeps per value.
+    // Mode 0; prefix 2, payload 1; prefix 3, payload 00 (LSB first).
+    assert_eq!(group_bytes(&[3, 4]), [0b0111_0100, 0b00]);
+    // [1, 1]: per value 3 + 3 bits, shared 3 + 2 * 1: shared.
+    // Mode 1; width 1 (100); 1; 1.
+    assert_eq!(group_bytes(&[1, 1]), [0b0011_0011]);
+    // [255]: per value escape (111), bit 1, seven 1s; shared would be 1 bit longer.
+    assert_eq!(group_bytes(&[255]), [0b1111_1110, 0b1111]);
+}
+
+#[test]
+fn published_example_bytes_are_pinned() {
+    // Sign 0; prefix 27 then the low 26 bits of 123456789; prefix 5 then 1001;
+    // prefix 2 then 1. Regression vector: any change here breaks peers.
+    let (bytes, _) = encode(&Published { id: 123_456_789, a: 25, b: 3 }).unwrap();
+    let mut reader = BitReader::new(&bytes);
+    assert!(!reader.read_bool().unwrap());
+    assert_eq!(reader.read_bits(6).unwrap(), 27);
+    assert_eq!(reader.read_bits(26).unwrap(), 123_456_789 - (1 << 26));
+    assert_eq!(reader.read_bits(5).unwrap(), 5);
+    assert_eq!(reader.read_bits(4).unwrap(), 25 - 16);
+    assert_eq!(reader.read_bits(5).unwrap(), 2);
+    assert_eq!(reader.read_bits(1).unwrap(), 1);
+    assert_eq!(reader.bits_remaining(), 0);
+}
