@@ -416,6 +416,8 @@ fn plan_group<T: AdaptiveInt, W: BitWrite>(
 /// Writes a group of values that share a length when that is strictly
 /// shorter: a mode bit, then per-value lengths or one width (see the module
 /// docs). An empty group writes nothing; the reader must know the count.
+/// Values are checked before anything is written; on `BufferFull` part of
+/// the group may be in the buffer: discard the message.
 ///
 /// ```
 /// use bitpack_core::adaptive::{write_adaptive_group, Signs};
@@ -697,6 +699,8 @@ pub trait SignScope: Sized {
 
 /// Writes `value` as a whole message: the sign bit (only when the type
 /// holds signed adaptive values), then the value under the chosen mode.
+/// This is `BitPack::write_to` of a type with adaptive fields; see
+/// [`SignScope`] for an example.
 #[inline]
 pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Result<(), Error> {
     let signs = if T::HAS_SIGNED {
@@ -710,7 +714,25 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 }
 
 /// Reads a message written by [`write_scope`]; on `Err` the reader has not
-/// moved.
+/// moved. This is `BitPack::read_from` of a type with adaptive fields.
+///
+/// ```
+/// use bitpack_core::adaptive::{read_scope, Signs};
+/// use bitpack_core::BitReader;
+///
+/// // An optional nested scope: presence bit 0 reads `None`, after the sign bit.
+/// struct Unit;
+/// # impl bitpack_core::SignScope for Unit {
+/// #     const HAS_SIGNED: bool = true;
+/// #     fn any_negative(&self) -> bool { false }
+/// #     fn write_scoped<W: bitpack_core::BitWrite>(&self, _: &mut W, _: Signs) -> Result<(), bitpack_core::Error> { Ok(()) }
+/// #     fn read_scoped(_: &mut BitReader<'_>, _: Signs) -> Result<Self, bitpack_core::Error> { Ok(Unit) }
+/// # }
+/// let mut reader = BitReader::new(&[0b00]);
+/// assert!(read_scope::<Option<Unit>>(&mut reader)?.is_none());
+/// assert_eq!(reader.bits_read(), 2);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
 #[inline]
 pub fn read_scope<T: SignScope>(reader: &mut BitReader<'_>) -> Result<T, Error> {
     atomically(reader, |reader, _| {
@@ -773,6 +795,21 @@ pub fn fixed_point(value: f64, res: f64) -> Result<i64, ErrorKind> {
     Ok(quotient)
 }
 
+/// Whether a float sent with [`write_fixed`] counts as negative in the
+/// message's pre-pass: its quotient is below zero (`-0.0004` at `res =
+/// 0.001` rounds to 0 and does not). A value [`fixed_point`] refuses does
+/// not count: the write refuses it anyway.
+///
+/// ```
+/// use bitpack_core::adaptive::fixed_point_is_negative;
+/// assert!(fixed_point_is_negative(-0.0006, 0.001));
+/// assert!(!fixed_point_is_negative(-0.0004, 0.001));
+/// ```
+#[inline]
+pub fn fixed_point_is_negative(value: f64, res: f64) -> bool {
+    fixed_point(value, res).is_ok_and(|quotient| quotient < 0)
+}
+
 /// `round` without `std`, half away from zero; non-finite input unchanged.
 #[inline]
 fn round_half_away(x: f64) -> f64 {
@@ -819,7 +856,23 @@ pub fn write_fixed<W: BitWrite>(writer: &mut W, value: f64, res: f64, signs: Sig
 }
 
 /// [`write_fixed`] for an `f32`, refusing a value whose fixed-point form
-/// would read back past `f32`'s range.
+/// would read back past `f32`'s range. The quotient is computed in `f64`.
+///
+/// ```
+/// use bitpack_core::adaptive::{read_fixed_f32, write_fixed_f32, Signs};
+/// use bitpack_core::{BitReader, BitWriter, ErrorKind};
+///
+/// let mut buf = [0u8; 4];
+/// let mut writer = BitWriter::new(&mut buf);
+/// write_fixed_f32(&mut writer, -2.25, 0.25, Signs::ZigZag)?; // -9, zig-zag 17
+/// assert_eq!(writer.finish()?, 2);
+/// assert_eq!(read_fixed_f32(&mut BitReader::new(&buf), 0.25, Signs::ZigZag)?, -2.25);
+///
+/// let mut writer = BitWriter::new(&mut buf);
+/// let error = write_fixed_f32(&mut writer, f32::INFINITY, 0.25, Signs::ZigZag).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::NonFiniteFloat);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
 pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs: Signs) -> Result<(), Error> {
     let fail = |kind| Error::new(kind, writer.bits_written());
     let quotient = fixed_point(f64::from(value), res).map_err(fail)?;
@@ -831,11 +884,24 @@ pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs:
 
 /// Reads a float written by [`write_fixed`] with the same `res`: `q * res`.
 /// Refuses an invalid `res` and a value that is not finite.
+///
+/// ```
+/// use bitpack_core::adaptive::{read_fixed, Signs};
+/// use bitpack_core::{BitReader, ErrorKind};
+///
+/// // Prefix 0 (six zero bits): the quotient 0.
+/// assert_eq!(read_fixed(&mut BitReader::new(&[0]), 0.001, Signs::ZigZag)?, 0.0);
+/// let error = read_fixed(&mut BitReader::new(&[0]), 0.0, Signs::ZigZag).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::InvalidDeclaration);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
 pub fn read_fixed(reader: &mut BitReader<'_>, res: f64, signs: Signs) -> Result<f64, Error> {
     read_fixed_as(reader, res, signs, |value| Some(value).filter(|v| v.is_finite()))
 }
 
-/// Reads a float written by [`write_fixed_f32`] with the same `res`.
+/// Reads a float written by [`write_fixed_f32`] with the same `res`;
+/// refuses a value past `f32`'s range (see [`write_fixed_f32`] for an
+/// example).
 pub fn read_fixed_f32(reader: &mut BitReader<'_>, res: f64, signs: Signs) -> Result<f32, Error> {
     read_fixed_as(reader, res, signs, |value| Some(value as f32).filter(|v| v.is_finite()))
 }

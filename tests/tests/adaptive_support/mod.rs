@@ -205,8 +205,7 @@ pub const HEADING_RES: f64 = 0.001;
 impl SignScope for Outer {
     const HAS_SIGNED: bool = Position::HAS_SIGNED || <Option<Single>>::HAS_SIGNED || true;
     fn any_negative(&self) -> bool {
-        // An unwritable heading is refused by write_scoped; here it counts as no sign.
-        let heading_negative = adaptive::fixed_point(self.heading, HEADING_RES).is_ok_and(|q| q < 0);
+        let heading_negative = adaptive::fixed_point_is_negative(self.heading, HEADING_RES);
         self.position.any_negative() || self.target.any_negative() || heading_negative
     }
     fn write_scoped<W: BitWrite>(&self, w: &mut W, signs: Signs) -> Result<(), Error> {
