@@ -13,9 +13,17 @@ extern crate std;
 
 pub mod adaptive;
 mod bits;
+mod codec;
 mod counter;
 mod error;
+mod impls;
 mod pack;
+#[doc(hidden)]
+pub mod __private {
+    //! The runtime behind `#[derive(BitPack)]`; not public API.
+    pub use crate::private::*;
+}
+mod private;
 mod quantize;
 mod reader;
 mod relative;
@@ -27,6 +35,9 @@ pub use bits::{
     bits_required, bits_required64, bits_required128, zigzag_decode32, zigzag_decode64, zigzag_encode32,
     zigzag_encode64,
 };
+#[cfg(feature = "alloc")]
+pub use codec::encode;
+pub use codec::{decode, encode_into, measure};
 pub use counter::BitCounter;
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;
