@@ -115,7 +115,8 @@ fn no_write_count_or_read_allocates() {
 
 #[test]
 fn arrays_and_tuples_read_without_allocating() {
-    let value: ([f32; 3], [u16; 4], Option<[i8; 2]>) = ([1.0, -2.5, 3.25], [1, 2, 3, 65535], Some([-128, 127]));
+    let value: ([f32; 3], [u16; 4], Option<[i8; 2]>) =
+        ([1.0, -2.5, 3.25], [1, 2, 3, 65535], Some([-128, 127]));
     let mut buf = [0u8; 64];
     let start = allocations();
     let used = bitpack::encode_into(&value, &mut buf).expect("encode");
