@@ -12,6 +12,7 @@ extern crate alloc;
 extern crate std;
 
 mod bits;
+pub mod change;
 mod counter;
 mod error;
 mod pack;
@@ -25,6 +26,7 @@ pub use bits::{
     bits_required, bits_required64, bits_required128, zigzag_decode32, zigzag_decode64, zigzag_encode32,
     zigzag_encode64,
 };
+pub use change::{ChangeGroups, SnapshotRing};
 pub use counter::BitCounter;
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;
