@@ -51,9 +51,20 @@ impl<const RELATIVE: bool> Seed<RELATIVE> {
         u16::try_from(value).map_err(|_| Error::new(ErrorKind::OutOfRange, r.bits_read()))
     }
     /// Writes a delta-group field: relative to the baseline when `RELATIVE`.
-    fn write_delta_field<W: BitWrite>(w: &mut W, value: u16, baseline: u16, range: (i32, i32)) -> Result<(), Error> {
+    fn write_delta_field<W: BitWrite>(
+        w: &mut W,
+        value: u16,
+        baseline: u16,
+        range: (i32, i32),
+    ) -> Result<(), Error> {
         if RELATIVE {
-            write_relative_int(w, i64::from(value), i64::from(baseline), i64::from(range.0), i64::from(range.1))
+            write_relative_int(
+                w,
+                i64::from(value),
+                i64::from(baseline),
+                i64::from(range.0),
+                i64::from(range.1),
+            )
         } else {
             Self::write_ranged(w, value, range)
         }
@@ -157,8 +168,8 @@ impl<const RELATIVE: bool> ChangeGroups for Seed<RELATIVE> {
     fn read_delta(baseline: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
         let (action, flags) = sent(r, Self::read_header)?.unwrap_or((baseline.action, baseline.flags));
         let checksum = r.read_u8()?;
-        let orientation =
-            sent(r, |r| Self::read_delta_field(r, baseline.orientation, ORIENTATION))?.unwrap_or(baseline.orientation);
+        let orientation = sent(r, |r| Self::read_delta_field(r, baseline.orientation, ORIENTATION))?
+            .unwrap_or(baseline.orientation);
         let x = sent(r, |r| Self::read_delta_field(r, baseline.x, WORLD))?.unwrap_or(baseline.x);
         let y = sent(r, |r| Self::read_delta_field(r, baseline.y, WORLD))?.unwrap_or(baseline.y);
         Ok(Seed { action, flags, checksum, orientation, x, y })
@@ -270,7 +281,7 @@ fn change_group_bytes<const RELATIVE: bool>(initial: Message, ticks: &[Message])
     let mut receiver = initial.as_seed::<RELATIVE>();
     let mut total = 0;
     for tick in ticks {
-        let confirmed = latest.clone();
+        let confirmed = latest;
         let sent = tick.as_seed::<RELATIVE>();
         let mut writer = BitWriter::new(&mut buf);
         sent.write_changes(&mut writer, &confirmed, &mut latest)?;

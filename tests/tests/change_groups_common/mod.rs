@@ -130,8 +130,11 @@ impl ChangeGroups for Combat {
     }
 
     fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), Error> {
-        if delta(writer, |s| s.write_int(self.ammo, AMMO.0, AMMO.1), |s| s.write_int(baseline.ammo, AMMO.0, AMMO.1))?
-        {
+        if delta(
+            writer,
+            |s| s.write_int(self.ammo, AMMO.0, AMMO.1),
+            |s| s.write_int(baseline.ammo, AMMO.0, AMMO.1),
+        )? {
             writer.write_int(self.ammo, AMMO.0, AMMO.1)?;
         }
         if delta(
@@ -243,8 +246,7 @@ impl ChangeGroups for Entity {
     }
 
     fn decode_changes(reader: &mut BitReader<'_>) -> Result<EntityChanges, Error> {
-        let motion =
-            sent(reader, |r| Ok((r.read_int(COORD.0, COORD.1)?, r.read_int(COORD.0, COORD.1)?)))?;
+        let motion = sent(reader, |r| Ok((r.read_int(COORD.0, COORD.1)?, r.read_int(COORD.0, COORD.1)?)))?;
         let health = sent(reader, |r| r.read_int(HEALTH.0, HEALTH.1))?;
         let combat = sent(reader, Combat::decode_changes)?;
         Ok(EntityChanges { motion, health, combat })
@@ -279,8 +281,9 @@ impl ChangeGroups for Entity {
     }
 
     fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        let (x, y) = sent(reader, |r| Ok((read_coord_relative(r, baseline.x)?, read_coord_relative(r, baseline.y)?)))?
-            .unwrap_or((baseline.x, baseline.y));
+        let (x, y) =
+            sent(reader, |r| Ok((read_coord_relative(r, baseline.x)?, read_coord_relative(r, baseline.y)?)))?
+                .unwrap_or((baseline.x, baseline.y));
         let health = sent(reader, |r| r.read_int(HEALTH.0, HEALTH.1))?.unwrap_or(baseline.health);
         let combat = sent(reader, |r| Combat::read_delta(&baseline.combat, r))?.unwrap_or(baseline.combat);
         Ok(Entity { x, y, health, combat })
@@ -328,7 +331,8 @@ impl<const N: usize> World<N> {
                 entity.y = (entity.y + rng.range(-3, 3)).clamp(COORD.0, COORD.1);
             }
             if rng.chance(health_percent) {
-                entity.health = if few_values { [0, 50, 100][rng.range(0, 2) as usize] } else { rng.range(0, 100) };
+                entity.health =
+                    if few_values { [0, 50, 100][rng.range(0, 2) as usize] } else { rng.range(0, 100) };
             }
             if rng.chance(if few_values { 20 } else { 1 }) {
                 entity.combat.ammo = if few_values { rng.range(0, 2) } else { rng.range(AMMO.0, AMMO.1) };
@@ -386,8 +390,11 @@ impl<const N: usize> ChangeGroups for World<N> {
     }
 
     fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        let entities =
-            baseline.entities.iter().map(|baseline| Entity::read_delta(baseline, reader)).collect::<Result<_, _>>()?;
+        let entities = baseline
+            .entities
+            .iter()
+            .map(|baseline| Entity::read_delta(baseline, reader))
+            .collect::<Result<_, _>>()?;
         Ok(World { entities })
     }
 }
