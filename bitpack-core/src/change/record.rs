@@ -143,4 +143,25 @@ mod tests {
         latest.record(print(6));
         assert_eq!(latest.version(), 2);
     }
+
+    #[test]
+    fn a_change_past_the_exact_bits_of_a_long_group_is_sent() {
+        let long = |last: u32| {
+            Fingerprint::of(1, |sink| {
+                sink.write_u128(u128::MAX)?;
+                sink.write_u32(7)?;
+                sink.write_u32(last)
+            })
+            .unwrap_or_default()
+        };
+        let mut counter = BitCounter::new();
+        let mut latest = GroupRecord::default();
+        assert!(
+            write_tracked_flag(&mut counter, long(1), &GroupRecord::default(), &mut latest).unwrap_or(false)
+        );
+        let confirmed = latest;
+        assert!(!write_tracked_flag(&mut counter, long(1), &confirmed, &mut latest).unwrap_or(true));
+        assert!(write_tracked_flag(&mut counter, long(1 << 31), &confirmed, &mut latest).unwrap_or(false));
+        assert_eq!(long(1).len(), 192);
+    }
 }
