@@ -11,6 +11,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod adaptive;
 mod bits;
 pub mod change;
 mod counter;
@@ -22,6 +23,7 @@ mod relative;
 mod write;
 mod writer;
 
+pub use adaptive::{AdaptiveInt, SignScope, Signs};
 pub use bits::{
     bits_required, bits_required64, bits_required128, zigzag_decode32, zigzag_decode64, zigzag_encode32,
     zigzag_encode64,
