@@ -14,9 +14,17 @@ extern crate std;
 pub mod adaptive;
 mod bits;
 pub mod change;
+mod codec;
 mod counter;
 mod error;
+mod impls;
 mod pack;
+#[doc(hidden)]
+pub mod __private {
+    //! The runtime behind `#[derive(BitPack)]`; not public API.
+    pub use crate::private::*;
+}
+mod private;
 mod quantize;
 mod reader;
 mod relative;
@@ -29,6 +37,9 @@ pub use bits::{
     zigzag_encode64,
 };
 pub use change::{ChangeGroups, SnapshotRing};
+#[cfg(feature = "alloc")]
+pub use codec::encode;
+pub use codec::{decode, encode_into, measure};
 pub use counter::BitCounter;
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;

@@ -77,7 +77,7 @@ impl SignScope for Published {
         })
     }
 }
-scoped_bitpack!(Published, 1 + i64::MAX_BITS + 2 * i32::MAX_BITS, 0xA1);
+scoped_bitpack!(Published, 1 + <i64 as AdaptiveInt>::MAX_BITS + 2 * <i32 as AdaptiveInt>::MAX_BITS, 0xA1);
 
 /// {i32, i32, u32}, all adaptive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +101,7 @@ impl SignScope for Mixed {
         Ok(Mixed { a: read_adaptive(r, signs)?, b: read_adaptive(r, signs)?, c: read_adaptive(r, signs)? })
     }
 }
-scoped_bitpack!(Mixed, 1 + 2 * i32::MAX_BITS + u32::MAX_BITS, 0xA2);
+scoped_bitpack!(Mixed, 1 + 2 * <i32 as AdaptiveInt>::MAX_BITS + <u32 as AdaptiveInt>::MAX_BITS, 0xA2);
 
 pub const SAMPLES_MAX_LEN: usize = 16;
 
@@ -167,7 +167,7 @@ impl SignScope for Big {
         Ok(Big { a: read_adaptive(r, signs)?, b: read_adaptive(r, signs)? })
     }
 }
-scoped_bitpack!(Big, 2 * u64::MAX_BITS, 0xA5);
+scoped_bitpack!(Big, 2 * <u64 as AdaptiveInt>::MAX_BITS, 0xA5);
 
 /// One adaptive `i32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,7 +187,7 @@ impl SignScope for Single {
         Ok(Single { v: read_adaptive(r, signs)? })
     }
 }
-scoped_bitpack!(Single, 1 + i32::MAX_BITS, 0xA6);
+scoped_bitpack!(Single, 1 + <i32 as AdaptiveInt>::MAX_BITS, 0xA6);
 
 /// Nested scopes: the whole message spends one sign bit, decided by every
 /// signed value inside, the nested ones included.
@@ -225,6 +225,10 @@ impl SignScope for Outer {
 }
 scoped_bitpack!(
     Outer,
-    1 + u32::MAX_BITS + adaptive::adaptive_group_max_bits::<i32>(3) + 1 + i32::MAX_BITS + i64::MAX_BITS,
+    1 + <u32 as AdaptiveInt>::MAX_BITS
+        + adaptive::adaptive_group_max_bits::<i32>(3)
+        + 1
+        + <i32 as AdaptiveInt>::MAX_BITS
+        + <i64 as AdaptiveInt>::MAX_BITS,
     0xA7
 );
