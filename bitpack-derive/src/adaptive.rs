@@ -499,6 +499,44 @@ impl Scope {
     }
 }
 
+/// Adds `Type: SignScope` for each nested scoped type that names a type
+/// parameter (concrete ones are checked where they are used).
+pub fn bound_scoped(p: &TokenStream, body: &Body<'_>, params: &[Ident], where_clause: &mut WhereClause) {
+    fn scoped<'e, 'a>(encoding: &'e Encoding<'a>, found: &mut Vec<&'e Type>) {
+        match encoding {
+            Encoding::Adaptive(Adaptive::Scoped(ty)) => found.push(ty),
+            Encoding::Vec { element, .. }
+            | Encoding::Option(element)
+            | Encoding::Boxed(element)
+            | Encoding::Array { element, .. } => scoped(element, found),
+            Encoding::Tuple(elements) => elements.iter().for_each(|element| scoped(element, found)),
+            _ => {}
+        }
+    }
+    let fields: Vec<&Fields<'_>> = match body {
+        Body::Struct(fields) => vec![fields],
+        Body::Enum(variants) => variants.iter().map(|variant| &variant.fields).collect(),
+    };
+    let mut found = Vec::new();
+    for encoding in fields.iter().flat_map(|fields| fields.fields.iter()).filter_map(|f| f.encoding.as_ref())
+    {
+        scoped(encoding, &mut found);
+    }
+    for ty in found {
+        if names_any(ty.to_token_stream(), params) {
+            where_clause.predicates.push(syn::parse_quote!(#ty: #p::adaptive::SignScope));
+        }
+    }
+}
+
+fn names_any(tokens: TokenStream, params: &[Ident]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => params.contains(&ident),
+        proc_macro2::TokenTree::Group(group) => names_any(group.stream(), params),
+        _ => false,
+    })
+}
+
 fn fields_adaptive(fields: &Fields<'_>) -> bool {
     fields.fields.iter().filter_map(|field| field.encoding.as_ref()).any(contains_adaptive)
 }

@@ -60,6 +60,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         })
         .collect();
     let where_clause = generics.make_where_clause();
+    adaptive::bound_scoped(p, &plan.body, &bounded, where_clause);
     for ident in bounded {
         where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
     }

@@ -112,6 +112,15 @@ enum Event {
     Scores(#[bitpack(max_len = 3)] Vec<[i8; 2]>),
 }
 
+/// Generic: a scoped type parameter gets its `SignScope` bound.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Wrapper<T> {
+    #[bitpack(adaptive)]
+    inner: T,
+    #[bitpack(adaptive)]
+    count: u8,
+}
+
 /// Encodes with `bitpack::encode`, checks `measure` and the sizes, decodes.
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) -> usize {
     let bits = bitpack::measure(value).expect("measures");
@@ -262,6 +271,16 @@ fn enums_with_adaptive_fields_round_trip() {
     // Sign 0, tag 2 bits; 90210 has 17 bits: 5 + 16; 17: 4 + 4.
     assert_eq!(round_trip(&Event::Hit { target: 90_210, damage: 17 }), 1 + 2 + (5 + 16) + (4 + 4));
     assert_eq!(round_trip(&Event::Idle), 1 + 2);
+}
+
+#[test]
+fn generic_types_share_the_sign_bit_of_their_parameter() {
+    let wrapped = Wrapper { inner: Single { v: -4 }, count: 3 };
+    // One sign bit for both: -4 -> 7: 5 + 2; u8 3: 3 + 1.
+    assert_eq!(round_trip(&wrapped), 1 + 7 + 4);
+    assert_eq!(Wrapper::<Single>::MAX_BITS, 1 + 37 + 3 + 1 + 7);
+    // Without a signed value inside, no sign bit at all.
+    assert_eq!(round_trip(&Wrapper { inner: Big { a: 0, b: 0 }, count: 0 }), 12 + 3);
 }
 
 #[test]
