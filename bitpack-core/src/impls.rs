@@ -156,9 +156,7 @@ impl<T: BitPack> BitPack for alloc::boxed::Box<T> {
     }
 }
 
-/// `N` values one after the other. Reading goes through a `Vec` of `N`
-/// (see [`private::read_array`]), hence the `alloc` feature.
-#[cfg(feature = "alloc")]
+/// `N` values one after the other.
 impl<T: BitPack, const N: usize> BitPack for [T; N] {
     const MAX_BITS: usize = private::times(N, T::MAX_BITS);
     const MIN_BITS: usize = private::times(N, T::MIN_BITS);

@@ -13,6 +13,7 @@ extern crate std;
 
 pub mod adaptive;
 mod bits;
+pub mod change;
 mod codec;
 mod counter;
 mod error;
@@ -35,6 +36,7 @@ pub use bits::{
     bits_required, bits_required64, bits_required128, zigzag_decode32, zigzag_decode64, zigzag_encode32,
     zigzag_encode64,
 };
+pub use change::{ChangeGroups, SnapshotRing};
 #[cfg(feature = "alloc")]
 pub use codec::encode;
 pub use codec::{decode, encode_into, measure};

@@ -22,6 +22,7 @@ mod ranged;
 pub use ranged::*;
 
 use crate::bits::bit_length_u128;
+use crate::quantize::{MAX_STEPS, Quantizer};
 
 /// Saturating sum of bit counts (a `MAX_BITS` never overflows to a lie).
 #[inline]
@@ -171,52 +172,36 @@ pub fn read_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String,
     Ok(String::from(reader.read_str(max_len)?))
 }
 
-/// Reads `N` elements with `read_element` into an array.
-///
-/// Safe Rust cannot fill an array element by element and stop at an error,
-/// so the elements go through a `Vec` of exactly `N` (an allocation bounded
-/// by the type, not by the input).
-#[cfg(feature = "alloc")]
+/// Reads `N` elements with `read_element` into an array, stopping at the
+/// first error. Allocates nothing: arrays of positions are hot.
 #[inline]
 pub fn read_array<T, const N: usize>(
     reader: &mut BitReader<'_>,
     mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
-    let start = reader.bits_read();
-    let mut elements = Vec::with_capacity(N);
-    for _ in 0..N {
-        elements.push(read_element(reader)?);
+    let mut failure = None;
+    let slots: [Option<T>; N] = core::array::from_fn(|_| {
+        if failure.is_some() {
+            return None;
+        }
+        read_element(reader).map_err(|error| failure = Some(error)).ok()
+    });
+    if let Some(error) = failure {
+        return Err(error);
     }
-    <[T; N]>::try_from(elements).map_err(|_| Error::new(ErrorKind::InvalidDeclaration, start))
+    // Stable Rust has no `try_from_fn`: without a failure every slot is
+    // `Some`, so this `expect` cannot fire whatever the input.
+    Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
 }
 
 /// Bits of `write_compressed_float(_, min, max, res)`, computed as the
 /// reference does (in f32); `0` for a declaration the writer refuses.
 #[inline]
 pub const fn quantize_bits(min: f32, max: f32, res: f32) -> usize {
-    match quantize_max_integer(min, max, res) {
-        Some(max_integer) => bit_length_u128(max_integer as u128) as usize,
+    match Quantizer::new(min, max, res) {
+        Some(quantizer) => quantizer.bits as usize,
         None => 0,
     }
-}
-
-/// The largest step count the reference allows: the largest f32 below 2^32.
-const MAX_STEPS: f32 = 4_294_967_040.0;
-
-/// `ceil((max - min) / res)` clamped as the reference does, or `None` for a
-/// declaration the writer refuses. Mirrors the core's quantizer in `const`.
-const fn quantize_max_integer(min: f32, max: f32, res: f32) -> Option<u32> {
-    if !(min.is_finite() && max.is_finite() && res.is_finite()) || min >= max || res <= 0.0 {
-        return None;
-    }
-    let delta = max - min;
-    if !delta.is_finite() {
-        return None;
-    }
-    let values = (delta / res).clamp(1.0, MAX_STEPS);
-    let truncated = if values >= 8_388_608.0 { values } else { (values as u32) as f32 };
-    let ceiled = if truncated < values { truncated + 1.0 } else { truncated };
-    Some(ceiled as u32)
 }
 
 /// Why a `#[quantize(min, max, res)]` declaration is refused, if it is:

@@ -6,7 +6,7 @@ use crate::quantize::Quantizer;
 use crate::relative::{
     ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, RELATIVE_TIERS, RelativeInt, SEQUENCE_WRAP, tier_bits,
 };
-use crate::write::align_padding;
+use crate::write::{align_padding, has_nul};
 
 /// Reads what a [`crate::BitWriter`] wrote, with the same parameters.
 ///
@@ -102,12 +102,19 @@ impl<'a> BitReader<'a> {
     }
 
     /// Up to 8 bytes from `byte` to the end of the slice, zero-extended.
-    #[cold]
+    /// Every short message ends here, so it shifts the slice's last 8 bytes
+    /// down rather than copying into a scratch array (a `memcpy` call).
+    #[inline(always)]
     fn tail_word(&self, byte: usize) -> u64 {
-        let mut chunk = [0u8; 8];
-        let tail = self.bytes.get(byte..).unwrap_or(&[]);
-        chunk[..tail.len()].copy_from_slice(tail);
-        u64::from_le_bytes(chunk)
+        if let Some(last) = self.bytes.last_chunk::<8>() {
+            let missing = (byte + 8).saturating_sub(self.bytes.len());
+            return u64::from_le_bytes(*last).checked_shr(8 * missing as u32).unwrap_or(0);
+        }
+        let mut word = 0;
+        for (index, &value) in self.bytes.get(byte..).unwrap_or(&[]).iter().enumerate() {
+            word |= u64::from(value) << (8 * index);
+        }
+        word
     }
 
     /// Reads `bits` bits, `bits` in `1..=32`.
@@ -287,7 +294,7 @@ impl<'a> BitReader<'a> {
             let Ok(text) = core::str::from_utf8(bytes) else {
                 return Err(Error::new(ErrorKind::InvalidUtf8, start));
             };
-            if bytes.contains(&0) {
+            if has_nul(bytes) {
                 return Err(Error::new(ErrorKind::InteriorNul, start));
             }
             Ok(text)

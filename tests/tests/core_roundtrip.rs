@@ -74,7 +74,8 @@ fn op() -> impl Strategy<Value = Op> {
         (-1.0e6f32..1.0e6, 0.001f32..1.0e5, 0.0001f32..100.0, -2.0f32..3.0)
             .prop_map(|(min, span, res, t)| Op::Compressed(min + span * t, min, min + span, res)),
         Just(Op::Align),
-        proptest::collection::vec(any::<u8>(), 0..20).prop_map(Op::Bytes),
+        // Runs under 64 bytes and longer ones take different writer paths.
+        proptest::collection::vec(any::<u8>(), 0..100).prop_map(Op::Bytes),
         ("[a-zA-Z0-9 é漢😀]{0,12}", 0usize..40).prop_map(|(s, extra)| {
             let max = s.len() + extra;
             Op::Str(s, max)
