@@ -681,6 +681,11 @@ pub fn any_negative<T: AdaptiveInt>(values: &[T]) -> bool {
 /// assert_eq!(counter.bits_written(), 1 + 5 + 2); // sign bit, prefix, zig-zag 5 = 101
 /// # Ok::<(), Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot share a sign bit: it has no adaptive fields",
+    label = "`#[bitpack(adaptive)]` on this field needs a type with adaptive fields",
+    note = "derive BitPack with #[bitpack(adaptive)] fields on `{Self}`, or remove `adaptive` from this field"
+)]
 pub trait SignScope: Sized {
     /// Whether the type holds an adaptive signed value anywhere (nested
     /// types included): only then does a message of it spend the sign bit.

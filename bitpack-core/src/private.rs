@@ -14,6 +14,7 @@ pub use core::default::Default;
 pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
 
+pub mod adaptive;
 pub mod message;
 pub mod schema;
 

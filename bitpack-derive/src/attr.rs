@@ -18,6 +18,8 @@ use syn::{Attribute, Expr, ExprLit, ExprUnary, Ident, Lit, Path, Token, UnOp};
 pub enum Place {
     Field,
     Container,
+    /// On a field or on the type.
+    Either,
 }
 
 /// Whether a key works yet.
@@ -60,7 +62,7 @@ pub const BITPACK_KEYS: &[Key] = &[
     key("crate", true, Place::Container, Status::Ready),
     // Change groups (issue 4) and adaptive integers (issue 5).
     key("relative", false, Place::Field, Status::Later),
-    key("adaptive", false, Place::Field, Status::Later),
+    key("adaptive", false, Place::Either, Status::Ready),
 ];
 
 /// A number as written: a literal the derive checks itself, or any other
@@ -183,13 +185,22 @@ pub struct Setting<T> {
     pub value: T,
 }
 
+/// `#[quantize(res = C)]` without `min`/`max`: fixed point, `round(x / res)`
+/// as an adaptive integer.
+pub struct FixedPoint {
+    pub name: Ident,
+    pub res: Value,
+}
+
 /// The helper attributes of one field.
 #[derive(Default)]
 pub struct FieldAttrs {
     pub bits: Option<Bits>,
     pub quantize: Option<Quantize>,
+    pub fixed: Option<FixedPoint>,
     pub max_len: Option<Setting<Value>>,
     pub skip: Option<Ident>,
+    pub adaptive: Option<Ident>,
 }
 
 /// The helper attributes of the type itself.
@@ -197,6 +208,7 @@ pub struct FieldAttrs {
 pub struct ContainerAttrs {
     pub max_bytes: Option<Setting<Value>>,
     pub krate: Option<Setting<Path>>,
+    pub adaptive: Option<Ident>,
 }
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.
@@ -233,10 +245,10 @@ fn parse_keys(attr: &Attribute, keys: &[Key], place: Place, found: &mut Found, e
             errors.at(ident.span(), format!("#[{attr_name}({name})] is not supported yet; remove it"));
             return skip_value(&meta);
         }
-        if key.place != place {
-            let (here, there) = match key.place {
-                Place::Field => ("the type", "a field"),
-                Place::Container => ("a field", "the type (struct or enum)"),
+        if key.place != place && key.place != Place::Either {
+            let (here, there) = match place {
+                Place::Container => ("the type", "a field"),
+                Place::Field | Place::Either => ("a field", "the type (struct or enum)"),
             };
             errors.at(ident.span(), format!("`{name}` goes on {there}, not on {here}; move it"));
             return skip_value(&meta);
@@ -291,6 +303,19 @@ fn take_value(found: &mut Found, name: &str) -> Option<(Ident, Value)> {
     }
 }
 
+/// Takes the flag `name` out of `found`.
+fn take_flag(found: &mut Found, name: &str) -> Option<Ident> {
+    let index = found.iter().position(|(ident, given)| ident == name && matches!(given, Given::Flag))?;
+    Some(found.remove(index).0)
+}
+
+/// `res` alone in #[quantize]: fixed point.
+fn take_fixed_point(name: &Ident, found: &mut Found) -> Option<FixedPoint> {
+    let only_res = found.len() == 1 && found[0].0 == "res";
+    let (_, res) = if only_res { take_value(found, "res")? } else { return None };
+    Some(FixedPoint { name: name.clone(), res })
+}
+
 /// The helper attributes on a field.
 pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut parsed = FieldAttrs::default();
@@ -311,11 +336,12 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             let name = attr_ident(attr);
             let mut found = Found::new();
             parse_keys(attr, QUANTIZE_KEYS, Place::Field, &mut found, errors);
-            let quantize = build_quantize(name, found, errors);
-            if parsed.quantize.is_some() {
+            if parsed.quantize.is_some() || parsed.fixed.is_some() {
                 errors.spanned(attr, "duplicate #[quantize] on one field; keep one");
+            } else if let Some(fixed) = take_fixed_point(&name, &mut found) {
+                parsed.fixed = Some(fixed);
             } else {
-                parsed.quantize = quantize;
+                parsed.quantize = build_quantize(name, found, errors);
             }
         } else if path.is_ident("bitpack") {
             parse_keys(attr, BITPACK_KEYS, Place::Field, &mut bitpack, errors);
@@ -324,6 +350,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
         }
     }
     parsed.max_len = take_value(&mut bitpack, "max_len").map(|(name, value)| Setting { name, value });
+    parsed.adaptive = take_flag(&mut bitpack, "adaptive");
     parsed.skip = bitpack.into_iter().find(|(ident, _)| ident == "skip").map(|(ident, _)| ident);
     parsed
 }
@@ -343,6 +370,7 @@ pub fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> ContainerAtt
         }
     }
     parsed.max_bytes = take_value(&mut bitpack, "max_bytes").map(|(name, value)| Setting { name, value });
+    parsed.adaptive = take_flag(&mut bitpack, "adaptive");
     if let Some(index) = bitpack.iter().position(|(ident, _)| ident == "crate")
         && let (name, Given::Path(path)) = bitpack.remove(index)
     {

@@ -6,6 +6,7 @@
 //! not. Writes go to a generic `W: BitWrite`: one emitter serves the writer
 //! and the measuring counter alike.
 
+use crate::adaptive::{self, Scope};
 use crate::ast::Style;
 use crate::attr::Literal;
 use crate::plan::{Body, Check, Const, Encoding, Field, Fields, Plan};
@@ -21,10 +22,12 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let name = &input.ident;
     let consts = plan.consts.iter().map(constant);
     let checks = plan.checks.iter().map(|check| emitter.check(check));
-    let (max_bits, min_bits, schema, write_body, read_body) = match &plan.body {
+    let mut parts = match &plan.body {
         Body::Struct(fields) => emitter.structure(fields),
         Body::Enum(variants) => emitter.enumeration(variants),
     };
+    let scope = Scope::of(p, &plan.body).map(|scope| scope.wrap(p, &mut parts));
+    let (max_bits, min_bits, schema, write_body, read_body) = parts;
     let (max_bits, force_check) = match &plan.max_bytes {
         Some((max_bytes, span)) => {
             let type_name = name.to_string();
@@ -57,10 +60,12 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         })
         .collect();
     let where_clause = generics.make_where_clause();
+    adaptive::bound_scoped(p, &plan.body, &bounded, where_clause);
     for ident in bounded {
         where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let scope = scope.map(|scope| scope.expand(p, name, (&impl_generics, &ty_generics, where_clause)));
     quote! {
         const _: () = {
             #(#consts)*
@@ -84,6 +89,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                     #read_body
                 }
             }
+            #scope
             #force_check
         };
     }
@@ -97,10 +103,14 @@ pub fn runtime(krate: &TokenStream) -> TokenStream {
 /// `const NAME: TY = VALUE;`; an integer literal for an f32 becomes a float literal.
 fn constant(constant: &Const<'_>) -> TokenStream {
     let Const { name, ty, value } = constant;
-    let is_float = ty.to_string() == "f32";
-    let value = match (value.literal, is_float) {
-        (Literal::Int(int), true) => {
-            let mut literal = LiteralToken::f32_suffixed(int.magnitude as f32);
+    let float = ty.to_string();
+    let value = match (value.literal, float.as_str()) {
+        (Literal::Int(int), "f32" | "f64") => {
+            let mut literal = if float == "f32" {
+                LiteralToken::f32_suffixed(int.magnitude as f32)
+            } else {
+                LiteralToken::f64_suffixed(int.magnitude as f64)
+            };
             literal.set_span(value.span());
             if int.negative { quote!(-#literal) } else { quote!(#literal) }
         }
@@ -114,27 +124,27 @@ fn constant(constant: &Const<'_>) -> TokenStream {
 
 /// A value being written: a place (`self.x`) or a reference (`__field0`).
 #[derive(Clone)]
-enum Access {
+pub enum Access {
     Place(TokenStream),
     Ref(TokenStream),
 }
 
 impl Access {
-    fn reference(&self) -> TokenStream {
+    pub fn reference(&self) -> TokenStream {
         match self {
             Access::Place(place) => quote!(&#place),
             Access::Ref(reference) => reference.clone(),
         }
     }
 
-    fn value(&self) -> TokenStream {
+    pub fn value(&self) -> TokenStream {
         match self {
             Access::Place(place) => place.clone(),
             Access::Ref(reference) => quote!(*#reference),
         }
     }
 
-    fn element(&self, index: usize) -> Access {
+    pub fn element(&self, index: usize) -> Access {
         let index = Index::from(index);
         match self {
             Access::Place(place) => Access::Place(quote!(#place.#index)),
@@ -142,7 +152,7 @@ impl Access {
         }
     }
 
-    fn unboxed(&self) -> Access {
+    pub fn unboxed(&self) -> Access {
         match self {
             Access::Place(place) => Access::Place(quote!((*#place))),
             Access::Ref(reference) => Access::Place(quote!((**#reference))),
@@ -155,7 +165,7 @@ struct Emitter {
 }
 
 /// MAX_BITS, MIN_BITS, SCHEMA, the body of write_to, the body of read_from.
-type Parts = (TokenStream, TokenStream, TokenStream, TokenStream, TokenStream);
+pub type Parts = (TokenStream, TokenStream, TokenStream, TokenStream, TokenStream);
 
 impl Emitter {
     fn structure(&self, fields: &Fields<'_>) -> Parts {
@@ -367,6 +377,7 @@ impl Emitter {
                     }
                 }
             }
+            Encoding::Adaptive(adaptive) => adaptive::write(p, adaptive, access),
             Encoding::Tuple(elements) => {
                 let writes = elements
                     .iter()
@@ -433,6 +444,7 @@ impl Emitter {
                     }
                 }
             },
+            Encoding::Adaptive(adaptive) => adaptive::read(p, adaptive),
             Encoding::Tuple(elements) => {
                 let reads = elements.iter().map(|element| self.read(element, depth));
                 quote!((#(#reads,)*))
@@ -459,6 +471,7 @@ impl Emitter {
                 let element = self.max_bits(element);
                 quote!(#p::times(#len, #element))
             }
+            Encoding::Adaptive(adaptive) => adaptive::max_bits(p, adaptive),
             Encoding::Tuple(elements) => {
                 let elements = elements.iter().map(|element| self.max_bits(element));
                 quote!(#p::sum(&[#(#elements),*]))
@@ -478,6 +491,7 @@ impl Emitter {
                 let element = self.min_bits(element);
                 quote!(#p::times(#len, #element))
             }
+            Encoding::Adaptive(adaptive) => adaptive::min_bits(p, adaptive),
             Encoding::Tuple(elements) => {
                 let elements = elements.iter().map(|element| self.min_bits(element));
                 quote!(#p::sum(&[#(#elements),*]))
@@ -521,6 +535,7 @@ impl Emitter {
                 let element = self.schema(element);
                 quote!(#p::schema::array(#len, #element))
             }
+            Encoding::Adaptive(adaptive) => adaptive::schema(p, adaptive),
             Encoding::Tuple(elements) => {
                 let elements = elements.iter().map(|element| self.schema(element));
                 quote!(#p::schema::sequence(&[#(#elements),*]))
@@ -546,6 +561,7 @@ impl Emitter {
                     ::core::panic!("{}", __problem)
                 };
             },
+            Check::Fixed { res, span } => adaptive::check(p, res, *span),
         }
     }
 }

@@ -6,7 +6,9 @@
 //! [`valid`] checks everything and plans the wire layout ([`plan`]),
 //! reporting every mistake at once, and [`expand`] turns a plan into code
 //! and cannot fail. On mistakes, [`fallback`] emits them with a stub impl.
+//! Adaptive integers hook into `valid` and `expand` from [`adaptive`].
 
+mod adaptive;
 mod ast;
 mod attr;
 mod errors;

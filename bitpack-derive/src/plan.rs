@@ -62,6 +62,8 @@ pub enum Encoding<'a> {
     Array { len: &'a Expr, element: Box<Encoding<'a>> },
     /// The elements in order.
     Tuple(Vec<Encoding<'a>>),
+    /// Under the message's sign mode: see [`crate::adaptive`].
+    Adaptive(crate::adaptive::Adaptive<'a>),
 }
 
 /// `const NAME: TY = VALUE;`
@@ -73,6 +75,21 @@ pub struct Const<'a> {
 
 /// A check the compiler runs on constants the derive could not read.
 pub enum Check {
-    Range { ty: IntTy, min: Ident, max: Ident, span: Span },
-    Quantize { min: Ident, max: Ident, res: Ident, span: Span },
+    Range {
+        ty: IntTy,
+        min: Ident,
+        max: Ident,
+        span: Span,
+    },
+    Quantize {
+        min: Ident,
+        max: Ident,
+        res: Ident,
+        span: Span,
+    },
+    /// A fixed-point `res` (`#[quantize(res = C)]` alone).
+    Fixed {
+        res: Ident,
+        span: Span,
+    },
 }

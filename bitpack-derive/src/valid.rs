@@ -2,8 +2,9 @@
 //! recorded, at the narrowest span that names it, and all are returned
 //! together: a user fixing one never meets a surprise second round.
 
+use crate::adaptive;
 use crate::ast::{self, Body, FieldList, Input};
-use crate::attr::{Bits, Int, Literal, Quantize, Setting, Value};
+use crate::attr::{Bits, FixedPoint, Int, Literal, Quantize, Setting, Value};
 use crate::errors::Errors;
 use crate::plan::{self, Check, Const, Encoding, Plan};
 use crate::ty::{IntTy, Shape, shape};
@@ -17,7 +18,13 @@ const MAX_STEPS: f32 = 4_294_967_040.0;
 /// Plans `input`, or returns every mistake in it (with those `errors`
 /// already found while parsing).
 pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::Error> {
-    let mut planner = Planner { errors, consts: Vec::new(), checks: Vec::new(), next_id: 0 };
+    let mut planner = Planner {
+        errors,
+        consts: Vec::new(),
+        checks: Vec::new(),
+        next_id: 0,
+        adaptive: adaptive::State::new(input.attrs.adaptive.as_ref()),
+    };
     let body = match &input.body {
         Body::Struct(fields) => Some(plan::Body::Struct(planner.fields(fields))),
         Body::Enum(variants) => Some(plan::Body::Enum(
@@ -37,6 +44,7 @@ pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::E
             None
         }
     };
+    adaptive::check_type_reached(&mut planner);
     let max_bytes = input.attrs.max_bytes.as_ref().map(|setting| {
         let name = planner.length(setting, "max_bytes");
         (name, setting.name.span())
@@ -53,28 +61,34 @@ pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::E
     Ok(Plan { input: input.original, krate, max_bytes, body, consts: planner.consts, checks: planner.checks })
 }
 
-struct Planner<'a> {
-    errors: Errors,
+pub struct Planner<'a> {
+    pub errors: Errors,
     consts: Vec<Const<'a>>,
-    checks: Vec<Check>,
+    pub checks: Vec<Check>,
     next_id: usize,
+    /// `#[bitpack(adaptive)]` on the type, and whether it reached a field.
+    pub adaptive: adaptive::State<'a>,
 }
 
 /// Which of a field's attributes some value inside it took (or was
 /// already reported against), so an attribute nothing took is reported.
 #[derive(Default)]
-struct Used {
+pub struct Used {
     bits: bool,
     quantize: bool,
-    max_len: bool,
+    pub max_len: bool,
+    pub adaptive: bool,
+    pub fixed: bool,
 }
 
 /// The attributes that reach every value inside a field.
 #[derive(Clone, Copy)]
-struct Reach<'a> {
-    bits: Option<&'a Bits>,
-    quantize: Option<&'a Quantize>,
-    max_len: Option<&'a Setting<Value>>,
+pub struct Reach<'a> {
+    pub bits: Option<&'a Bits>,
+    pub quantize: Option<&'a Quantize>,
+    pub max_len: Option<&'a Setting<Value>>,
+    pub adaptive: Option<adaptive::Mode<'a>>,
+    pub fixed: Option<&'a FixedPoint>,
 }
 
 /// What the derive could learn of an integer attribute value.
@@ -103,7 +117,8 @@ impl<'a> Planner<'a> {
     fn field(&mut self, field: &'a ast::Field<'a>) -> Option<Encoding<'a>> {
         let attrs = &field.attrs;
         if let Some(skip) = &attrs.skip {
-            if attrs.bits.is_some() || attrs.quantize.is_some() || attrs.max_len.is_some() {
+            let adaptive = attrs.adaptive.is_some() || attrs.fixed.is_some();
+            if attrs.bits.is_some() || attrs.quantize.is_some() || attrs.max_len.is_some() || adaptive {
                 self.errors
                     .at(skip.span(), "a skipped field is not written; remove `skip` or its other attributes");
             }
@@ -113,6 +128,8 @@ impl<'a> Planner<'a> {
             bits: attrs.bits.as_ref(),
             quantize: attrs.quantize.as_ref(),
             max_len: attrs.max_len.as_ref(),
+            adaptive: None,
+            fixed: None,
         };
         if let (Some(_), Some(second)) = (reach.bits, reach.quantize) {
             // One mistake, one message: neither is checked against the type.
@@ -120,8 +137,10 @@ impl<'a> Planner<'a> {
             reach.bits = None;
             reach.quantize = None;
         }
+        adaptive::reach(self, attrs, &mut reach);
         let mut used = Used::default();
         let encoding = self.encode(field.ty, reach, &mut used);
+        adaptive::check_used(self, reach, &used);
         if let (Some(bits), false) = (reach.bits, used.bits) {
             self.errors
                 .at(bits.name.span(), "#[bits] needs an integer field (u8..u128, i8..i128); remove it");
@@ -138,6 +157,9 @@ impl<'a> Planner<'a> {
     /// The encoding of a value of type `ty` under the field's attributes.
     fn encode(&mut self, ty: &'a Type, reach: Reach<'a>, used: &mut Used) -> Encoding<'a> {
         let shape = shape(ty);
+        if let Some(encoding) = adaptive::encode(self, ty, &shape, reach, used) {
+            return encoding;
+        }
         if !matches!(shape, Shape::Int(_)) {
             self.bits_misplaced(ty, reach, used);
         }
@@ -353,7 +375,7 @@ impl<'a> Planner<'a> {
     }
 
     /// A `max_len` or `max_bytes`: a `usize`.
-    fn length(&mut self, setting: &'a Setting<Value>, key: &str) -> Ident {
+    pub fn length(&mut self, setting: &'a Setting<Value>, key: &str) -> Ident {
         let fits = match setting.value.literal {
             Literal::Int(literal) => !literal.negative && u64::try_from(literal.magnitude).is_ok(),
             Literal::Float(_) => false,
@@ -368,7 +390,7 @@ impl<'a> Planner<'a> {
         self.constant(quote!(usize), &setting.value, "LEN")
     }
 
-    fn constant(&mut self, ty: TokenStream, value: &'a Value, role: &str) -> Ident {
+    pub fn constant(&mut self, ty: TokenStream, value: &'a Value, role: &str) -> Ident {
         let name = format_ident!("__BITPACK_{}_{}", self.next_id, role);
         self.next_id += 1;
         self.consts.push(Const { name: name.clone(), ty, value });
@@ -377,7 +399,7 @@ impl<'a> Planner<'a> {
 }
 
 /// A type as the user wrote it, for messages.
-fn name(ty: &Type) -> String {
+pub fn name(ty: &Type) -> String {
     ty.to_token_stream()
         .to_string()
         .replace(" < ", "<")

@@ -26,6 +26,10 @@ mod shadowed {
     pub trait BitWrite {}
     pub struct BitReader;
     pub struct Error;
+    pub struct Signs;
+    pub trait SignScope {}
+    pub trait AdaptiveInt {}
+    pub mod adaptive {}
     pub mod bitpack {}
     pub mod core {}
 
@@ -89,10 +93,45 @@ mod shadowed {
 
     #[derive(::bitpack::BitPack, ::core::fmt::Debug)]
     pub enum Never {}
+
+    pub const RES: f64 = 0.001;
+
+    /// Every adaptive form: ints, groups, `Vec`s, fixed point, nested scopes.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(adaptive, max_bytes = 200)]
+    pub struct Adaptive {
+        pub id: u64,
+        pub delta: i32,
+        pub xyz: [i16; 3],
+        #[bitpack(max_len = NAME_LEN)]
+        pub scores: ::std::vec::Vec<i64>,
+        pub maybe: ::core::option::Option<isize>,
+        #[bitpack(max_len = 2)]
+        pub grid: ::std::vec::Vec<[i8; 2]>,
+        #[quantize(res = RES)]
+        pub heading: f64,
+        #[quantize(res = 1)]
+        pub speed: f32,
+        #[bitpack(adaptive)]
+        pub inner: ::core::option::Option<AdaptiveKinds>,
+        pub plain: Tuple,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub enum AdaptiveKinds {
+        Still,
+        Moved(#[bitpack(adaptive)] [i32; 2], bool),
+        Named {
+            #[bitpack(adaptive)]
+            boxed: ::std::boxed::Box<(u8, i8)>,
+            #[bitpack(skip)]
+            ignored: bool,
+        },
+    }
 }
 
 use ::bitpack::BitPack;
-use shadowed::{Generic, Kinds, Named, Never, Single, Tuple, Unit};
+use shadowed::{Adaptive, AdaptiveKinds, Generic, Kinds, Named, Never, Single, Tuple, Unit};
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
     let bytes = bitpack::encode(value).unwrap();
@@ -130,6 +169,26 @@ fn every_kind_of_type_round_trips_without_the_prelude() {
     assert_eq!(Unit::MAX_BITS, 0);
     assert_eq!(Single::MAX_BITS, 1);
     assert_eq!(Never::MAX_BITS, 0);
+}
+
+#[test]
+fn adaptive_types_round_trip_without_the_prelude() {
+    let adaptive = Adaptive {
+        id: u64::MAX,
+        delta: -5,
+        xyz: [1, -2, 3],
+        scores: vec![i64::MIN, 0, 9],
+        maybe: Some(-1),
+        grid: vec![[1, 2], [-128, 127]],
+        heading: -1.5,
+        speed: 3.0,
+        inner: Some(AdaptiveKinds::Named { boxed: Box::new((200, -100)), ignored: false }),
+        plain: Tuple(12, true),
+    };
+    round_trip(&adaptive);
+    round_trip(&Adaptive { inner: Some(AdaptiveKinds::Moved([-1, 1], true)), ..adaptive.clone() });
+    round_trip(&Adaptive { inner: Some(AdaptiveKinds::Still), maybe: None, ..adaptive });
+    round_trip(&AdaptiveKinds::Moved([i32::MIN, i32::MAX], false));
 }
 
 #[test]

@@ -28,6 +28,16 @@ pub const ARRAY: u64 = 9;
 pub const SEQUENCE: u64 = 10;
 /// An enum: its variants, in order.
 pub const ENUM: u64 = 11;
+/// An adaptive integer: its prefix bits and signedness.
+pub const ADAPTIVE: u64 = 12;
+/// A group of adaptive integers sharing a length: its count, then its element.
+pub const ADAPTIVE_GROUP: u64 = 13;
+/// A fixed-point float: the bits of `res` and the float's width.
+pub const FIXED: u64 = 14;
+/// A nested type sharing its parent's sign bit: its own fingerprint.
+pub const SCOPED: u64 = 15;
+/// A message with one sign bit for its adaptive values: whether it has one, then its fields.
+pub const SIGN_SCOPE: u64 = 16;
 
 /// Folds the 8 bytes of `word` into `hash`, low byte first.
 #[inline]

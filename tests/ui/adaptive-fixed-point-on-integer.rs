@@ -1,7 +1,7 @@
 #[derive(bitpack::BitPack)]
 struct Player {
-    #[bitpack(adaptive)]
-    score: u32,
+    #[quantize(res = 0.5)]
+    score: i32,
 }
 
 fn main() {}
