@@ -10,6 +10,8 @@ pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
+pub use crate::change::{BitFingerprint, ChangeGroups, GroupRecord, GroupTracker};
+pub use core::clone::Clone;
 pub use core::default::Default;
 pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
@@ -17,7 +19,9 @@ pub use core::result::Result::{self, Err, Ok};
 pub mod message;
 pub mod schema;
 
+mod change;
 mod ranged;
+pub use change::*;
 pub use ranged::*;
 
 use crate::bits::bit_length_u128;
