@@ -61,6 +61,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let changes = plan.changes.as_ref().map(|changes| crate::change::expand(changes, plan, &emitter));
     quote! {
         const _: () = {
             #(#consts)*
@@ -85,6 +86,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                 }
             }
             #force_check
+            #changes
         };
     }
 }
@@ -114,7 +116,7 @@ fn constant(constant: &Const<'_>) -> TokenStream {
 
 /// A value being written: a place (`self.x`) or a reference (`__field0`).
 #[derive(Clone)]
-enum Access {
+pub(crate) enum Access {
     Place(TokenStream),
     Ref(TokenStream),
 }
@@ -150,8 +152,8 @@ impl Access {
     }
 }
 
-struct Emitter {
-    runtime: TokenStream,
+pub(crate) struct Emitter {
+    pub(crate) runtime: TokenStream,
 }
 
 /// MAX_BITS, MIN_BITS, SCHEMA, the body of write_to, the body of read_from.
@@ -311,7 +313,7 @@ impl Emitter {
         (max_bits, min_bits, quote!(#p::schema::sequence(&[#(#schemas),*])))
     }
 
-    fn write(&self, encoding: &Encoding<'_>, access: &Access, depth: usize) -> TokenStream {
+    pub(crate) fn write(&self, encoding: &Encoding<'_>, access: &Access, depth: usize) -> TokenStream {
         let p = &self.runtime;
         match encoding {
             Encoding::Nested(ty) => {
@@ -378,7 +380,7 @@ impl Emitter {
     }
 
     /// An expression of the value's type, read from `__reader` (`?` on errors).
-    fn read(&self, encoding: &Encoding<'_>, depth: usize) -> TokenStream {
+    pub(crate) fn read(&self, encoding: &Encoding<'_>, depth: usize) -> TokenStream {
         let p = &self.runtime;
         match encoding {
             Encoding::Nested(ty) => quote_spanned!(ty.span()=> <#ty as #p::BitPack>::read_from(__reader)?),

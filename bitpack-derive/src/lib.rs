@@ -9,6 +9,7 @@
 
 mod ast;
 mod attr;
+mod change;
 mod errors;
 mod expand;
 mod fallback;
