@@ -4,13 +4,13 @@
 //! public API can stay small and change freely behind it.
 
 pub use crate::bits::{bits_required, bits_required64, bits_required128};
+pub use crate::change::{BitFingerprint, ChangeGroups, GroupRecord, GroupTracker};
 pub use crate::error::{Error, ErrorKind};
 pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
-pub use crate::change::{BitFingerprint, ChangeGroups, GroupRecord, GroupTracker};
 pub use core::clone::Clone;
 pub use core::default::Default;
 pub use core::option::Option::{self, None, Some};

@@ -67,13 +67,12 @@ pub fn field_attr(attr: &Attribute, slot: &mut Option<GroupAttr>, errors: &mut E
 
 /// `#[change_group]` on the type or on an enum variant (`place`).
 pub fn misplaced(attr: &Attribute, place: &str, errors: &mut Errors) {
-    errors.spanned(
-        attr.path(),
-        format!(
-            "#[change_group] goes on a struct's fields, not on {place}; \
-             put it on the fields that change together"
-        ),
-    );
+    let fix = if place == "an enum variant" {
+        "put the enum in a struct field with #[change_group(name)]"
+    } else {
+        "put it on the fields that change together"
+    };
+    errors.spanned(attr.path(), format!("#[change_group] goes on a struct's fields, not on {place}; {fix}"));
 }
 
 /// The change-group layout of a struct, in wire order.
@@ -175,7 +174,12 @@ fn plan_struct(attrs: &[&FieldAttrs], fields: &[plan::Field<'_>], errors: &mut E
 
 /// Whether a `relative` field is a ranged integer whose range the core can
 /// code relatively; records the mistake if not.
-fn check_relative(relative: &Ident, attrs: &FieldAttrs, field: &plan::Field<'_>, errors: &mut Errors) -> bool {
+fn check_relative(
+    relative: &Ident,
+    attrs: &FieldAttrs,
+    field: &plan::Field<'_>,
+    errors: &mut Errors,
+) -> bool {
     let Some(Encoding::Ranged { .. }) = &field.encoding else {
         let message = match shape(field.ty) {
             Shape::Int(_) => "`relative` needs a range: add #[bits(min = .., max = ..)]".to_owned(),
@@ -251,17 +255,21 @@ pub fn expand(changes: &ChangePlan, plan: &Plan<'_>, emitter: &Emitter) -> Token
     };
     let items: Vec<_> = (0..changes.items.len()).map(|index| format_ident!("__item{}", index)).collect();
     let records = LiteralToken::usize_unsuffixed(changes.records);
-    let nested_trackers = nested_types
-        .iter()
-        .rev()
-        .fold(quote!(()), |rest, ty| quote!((<#ty as #p::ChangeGroups>::Tracker, #rest)));
+    let nested_trackers = nested_types.iter().rev().fold(quote!(()), |rest, ty| {
+        let p = respan(p, ty.span());
+        quote_spanned!(ty.span()=> (<#ty as #p::ChangeGroups>::Tracker, #rest))
+    });
+    // A nested type without groups fails the tracker's `Default + Clone`
+    // bound: the compiler says so at the first nested field's type.
+    let tracker_span = nested_types.first().map_or_else(Span::call_site, |ty| ty.span());
+    let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
     let checks = code.relative_checks();
     let (impl_generics, ty_generics, where_clause) = &code.generics(plan);
     quote! {
         #(#checks)*
         #[automatically_derived]
         impl #impl_generics #p::ChangeGroups for #name #ty_generics #where_clause {
-            type Tracker = #p::GroupTracker<#records, #nested_trackers>;
+            #tracker
             type Changes = (#(#change_types,)*);
 
             #[inline]
@@ -453,6 +461,7 @@ impl Code<'_, '_> {
             }
             Item::Nested { field, .. } => {
                 let ty = self.ty(*field);
+                let p = respan(p, ty.span());
                 quote_spanned!(ty.span()=> #p::Option<<#ty as #p::ChangeGroups>::Changes>)
             }
         }
@@ -486,7 +495,8 @@ impl Code<'_, '_> {
                 quote!(self.#member = #local;)
             }
             Item::Group { fields, .. } => {
-                let values: Vec<_> = (0..fields.len()).map(|index| format_ident!("__value{}", index)).collect();
+                let values: Vec<_> =
+                    (0..fields.len()).map(|index| format_ident!("__value{}", index)).collect();
                 let members = fields.iter().map(|position| self.member(*position));
                 quote! {
                     if let #p::Some((#(#values,)*)) = #local {
@@ -634,6 +644,24 @@ impl Code<'_, '_> {
         let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
         (impl_generics.to_token_stream(), ty_generics.to_token_stream(), where_clause.to_token_stream())
     }
+}
+
+/// `tokens` with every span set to `span`, so errors about a path to the
+/// runtime point at the user's field instead.
+fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut token| {
+            if let TokenTree::Group(group) = &token {
+                let mut inner = proc_macro2::Group::new(group.delimiter(), respan(&group.stream(), span));
+                inner.set_span(span);
+                return TokenTree::Group(inner);
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 fn relative_module(ty: IntTy) -> Ident {

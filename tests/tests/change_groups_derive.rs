@@ -192,7 +192,9 @@ fn derived_seed_scenario_matches_the_hand_written_figures() -> Result<(), Error>
     let tracked_relative = seed_tracked_bytes::<SeedRelative>(&initial, &ticks)?;
     let delta_absolute = seed_delta_bytes::<SeedAbsolute>(&initial, &ticks)?;
     let delta_relative = seed_delta_bytes::<SeedRelative>(&initial, &ticks)?;
-    println!("derived seed: tracked {tracked} B, delta relative off {delta_absolute} B, on {delta_relative} B");
+    println!(
+        "derived seed: tracked {tracked} B, delta relative off {delta_absolute} B, on {delta_relative} B"
+    );
     // The hand-written figures (change_groups_seed.rs).
     assert_eq!(tracked, 200 * (3 + 6 + 4 + 3));
     assert_eq!(tracked_relative, tracked, "relative coding applies to deltas only");
@@ -300,7 +302,12 @@ impl<const N: usize> ChangeGroups for Fleet<N> {
         self.0.iter().zip(&baseline.0).try_for_each(|(unit, baseline)| unit.write_delta(baseline, writer))
     }
     fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        baseline.0.iter().map(|baseline| Unit::read_delta(baseline, reader)).collect::<Result<_, _>>().map(Fleet)
+        baseline
+            .0
+            .iter()
+            .map(|baseline| Unit::read_delta(baseline, reader))
+            .collect::<Result<_, _>>()
+            .map(Fleet)
     }
 }
 
@@ -405,7 +412,9 @@ fn a_failed_read_changes_leaves_the_value_as_it_was() -> Result<(), Error> {
     }
     // Health out of range inside its group: refused by the writer.
     let hurt = Unit { health: 101, ..unit };
-    assert!(hurt.write_changes(&mut BitCounter::new(), &Default::default(), &mut Default::default()).is_err());
+    assert!(
+        hurt.write_changes(&mut BitCounter::new(), &Default::default(), &mut Default::default()).is_err()
+    );
     assert!(hurt.write_delta(&unit, &mut BitCounter::new()).is_err());
     Ok(())
 }
@@ -586,7 +595,10 @@ fn a_split_group_goes_at_its_first_field() -> Result<(), Error> {
     seen.read_changes(&mut BitReader::new(&bytes))?;
     assert_eq!(seen, Split { cache: 3, ..value.clone() }, "a skipped field is left alone");
     let delta = bytes_of(|w| value.write_delta(&Split::default(), w))?;
-    assert_eq!(Split::read_delta(&Split::default(), &mut BitReader::new(&delta))?, Split { cache: 0, ..value });
+    assert_eq!(
+        Split::read_delta(&Split::default(), &mut BitReader::new(&delta))?,
+        Split { cache: 0, ..value }
+    );
     Ok(())
 }
 

@@ -79,4 +79,3 @@ pub fn scenario() -> (Message, Vec<Message>) {
     }
     (initial, ticks)
 }
-
