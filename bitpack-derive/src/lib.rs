@@ -1,12 +1,13 @@
 //! `#[derive(BitPack)]` for the `bitpack` crate. Use it through `bitpack`,
 //! which re-exports it and documents the attributes.
 //!
-//! The derive runs in phases, each in its own module: [`ast`] reads the
-//! input into typed structs (with [`attr`] parsing the helper attributes),
-//! [`valid`] checks everything and plans the wire layout ([`plan`]),
-//! reporting every mistake at once, and [`expand`] turns a plan into code
-//! and cannot fail. On mistakes, [`fallback`] emits them with a stub impl.
-//! Adaptive integers hook into `valid` and `expand` from [`adaptive`].
+//! The derive runs in phases, each in its own module: `ast` reads the
+//! input into typed structs (with `attr` parsing the helper attributes),
+//! `valid` checks everything and plans the wire layout (`plan`),
+//! reporting every mistake at once, and `expand` turns a plan into code
+//! and cannot fail. On mistakes, `fallback` emits them with a stub impl.
+//! Adaptive integers (`adaptive`) and change groups (`change`) hook into
+//! `valid` and `expand`.
 
 mod adaptive;
 mod ast;
