@@ -1,5 +1,5 @@
 #![no_std]
-//! bitpack: pack game state into the fewest bits a receiver can read back exactly.
+#![doc = include_str!("../../README.md")]
 
 pub use bitpack_core::*;
 

@@ -1,0 +1,114 @@
+//! No write or read path allocates, bar `read_wstr`: a counting global
+//! allocator (per thread, so the test harness's own threads don't count)
+//! watches every operation.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, Error};
+
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; it only
+// counts allocations on the calling thread.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn write_everything<W: BitWrite>(w: &mut W) -> Result<(), Error> {
+    w.write_bits(5, 3)?;
+    w.write_bits64(1 << 40, 41)?;
+    w.write_bool(true)?;
+    w.write_int(-7, -10, 10)?;
+    w.write_int64(-5_000_000_000, -6_000_000_000, 0)?;
+    w.write_int128(1 << 100, 0, 1 << 101)?;
+    w.write_u8(1)?;
+    w.write_u16(2)?;
+    w.write_u32(3)?;
+    w.write_u64(4)?;
+    w.write_u128(5)?;
+    w.write_f32(1.5)?;
+    w.write_f64(-2.5)?;
+    w.write_compressed_float(-33.34, -100.0, 100.0, 0.01)?;
+    w.write_align()?;
+    w.write_bytes(b"raw")?;
+    w.write_str("héllo", 16)?;
+    w.write_wstr("wide 😀", 16)?;
+    w.write_int_relative(100u32, 5000)?;
+    w.write_int_relative(-3i32, 70_000)?;
+    w.write_ack_relative(100, 90)?;
+    w.write_sequence_relative(65_000, 3)?;
+    // Refusals must not allocate either (errors are plain values).
+    assert!(w.write_int(11, 0, 10).is_err());
+    assert!(w.write_str("too long", 2).is_err());
+    Ok(())
+}
+
+fn read_everything(r: &mut BitReader<'_>) -> Result<(), Error> {
+    assert_eq!(r.read_bits(3)?, 5);
+    assert_eq!(r.read_bits64(41)?, 1 << 40);
+    assert!(r.read_bool()?);
+    assert_eq!(r.read_int(-10, 10)?, -7);
+    assert_eq!(r.read_int64(-6_000_000_000, 0)?, -5_000_000_000);
+    assert_eq!(r.read_int128(0, 1 << 101)?, 1 << 100);
+    assert_eq!(r.read_u8()?, 1);
+    assert_eq!(r.read_u16()?, 2);
+    assert_eq!(r.read_u32()?, 3);
+    assert_eq!(r.read_u64()?, 4);
+    assert_eq!(r.read_u128()?, 5);
+    assert_eq!(r.read_f32()?, 1.5);
+    assert_eq!(r.read_f64()?, -2.5);
+    assert_eq!(r.read_compressed_float(-100.0, 100.0, 0.01)?.to_bits(), 0xC205_5C2A);
+    r.read_align()?;
+    assert_eq!(r.read_bytes(3)?, b"raw");
+    assert_eq!(r.read_str(16)?, "héllo");
+    let before = allocations();
+    assert_eq!(r.read_wstr(16)?, "wide 😀");
+    assert!(allocations() > before, "read_wstr is the one read that allocates");
+    ALLOCATIONS.with(|count| count.set(before));
+    assert_eq!(r.read_int_relative(100u32)?, 5000);
+    assert_eq!(r.read_int_relative(-3i32)?, 70_000);
+    assert_eq!(r.read_ack_relative(100)?, 90);
+    assert_eq!(r.read_sequence_relative(65_000)?, 3);
+    // Refusals allocate nothing.
+    assert!(r.read_u64().is_err());
+    Ok(())
+}
+
+#[test]
+fn no_write_count_or_read_allocates() {
+    let mut buf = [0u8; 256];
+    let start = allocations();
+
+    let mut counter = BitCounter::new();
+    write_everything(&mut counter).expect("count");
+    let mut writer = BitWriter::new(&mut buf);
+    write_everything(&mut writer).expect("write");
+    assert_eq!(writer.bits_written(), counter.bits_written());
+    let used = writer.finish().expect("finish");
+    assert_eq!(allocations(), start, "writing and counting allocated");
+
+    let mut reader = BitReader::new(&buf[..used]);
+    read_everything(&mut reader).expect("read");
+    assert_eq!(allocations(), start, "reading allocated");
+}
