@@ -125,6 +125,12 @@ impl<'a> HandReader<'a> {
         self.scratch_bits -= padding;
     }
 
+    /// Bits taken so far, counting any read past the end of the slice.
+    #[inline(always)]
+    pub fn bits_consumed(&self) -> usize {
+        self.index * 8 - self.scratch_bits as usize
+    }
+
     /// The byte offset of the next unread bit; the position is aligned.
     #[inline(always)]
     pub fn byte_position(&self) -> usize {
@@ -134,14 +140,14 @@ impl<'a> HandReader<'a> {
 
 /// The reference's compressed float with constants worked out by hand.
 #[inline(always)]
-fn quantize(value: f32, min: f32, delta: f32, steps: u32) -> u64 {
+pub(crate) fn quantize(value: f32, min: f32, delta: f32, steps: u32) -> u64 {
     let normalized = ((value - min) / delta).clamp(0.0, 1.0);
     // Non-negative, so truncation is floor; a NaN converts to 0 as the reference's clamp does.
     (normalized * steps as f32 + 0.5) as u64
 }
 
 #[inline(always)]
-fn dequantize(integer: u32, min: f32, delta: f32, steps: u32) -> Option<f32> {
+pub(crate) fn dequantize(integer: u32, min: f32, delta: f32, steps: u32) -> Option<f32> {
     if integer > steps {
         return None;
     }
