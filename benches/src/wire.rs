@@ -12,10 +12,12 @@ use crate::dataset::{
     POSITION_RANGE, PlayerInput, STICK_RANGE, Snapshot, VELOCITY_RANGE, WEAPON_MAX, YAW_RANGE,
 };
 
+#[inline(always)]
 fn write_float<W: BitWrite>(writer: &mut W, value: f32, range: (f32, f32, f32)) -> Result<(), Error> {
     writer.write_compressed_float(value, range.0, range.1, range.2)
 }
 
+#[inline(always)]
 fn read_float(reader: &mut BitReader<'_>, range: (f32, f32, f32)) -> Result<f32, Error> {
     reader.read_compressed_float(range.0, range.1, range.2)
 }
