@@ -11,20 +11,35 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod adaptive;
 mod bits;
+pub mod change;
+mod codec;
 mod counter;
 mod error;
+mod impls;
 mod pack;
+#[doc(hidden)]
+pub mod __private {
+    //! The runtime behind `#[derive(BitPack)]`; not public API.
+    pub use crate::private::*;
+}
+mod private;
 mod quantize;
 mod reader;
 mod relative;
 mod write;
 mod writer;
 
+pub use adaptive::{AdaptiveInt, SignScope, Signs};
 pub use bits::{
     bits_required, bits_required64, bits_required128, zigzag_decode32, zigzag_decode64, zigzag_encode32,
     zigzag_encode64,
 };
+pub use change::{ChangeGroups, SnapshotRing};
+#[cfg(feature = "alloc")]
+pub use codec::encode;
+pub use codec::{decode, encode_into, measure};
 pub use counter::BitCounter;
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;

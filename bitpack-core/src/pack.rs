@@ -10,10 +10,29 @@ use crate::write::BitWrite;
 /// Implemented by the core for `bool`, every integer (full range), `f32`
 /// and `f64` (raw bits), arrays, tuples, `Option`, `Box` and `()`, and by
 /// `#[derive(BitPack)]` for structs and enums.
+///
+/// ```
+/// use bitpack_core::{BitCounter, BitPack, BitReader, BitWriter};
+///
+/// let value: (bool, Option<i8>) = (true, Some(-3));
+/// let mut buf = [0u8; 2];
+/// let mut writer = BitWriter::new(&mut buf);
+/// value.write_to(&mut writer)?;
+/// assert_eq!(writer.finish()?, 2); // 1 + 1 + 8 bits
+/// assert_eq!(<(bool, Option<i8>)>::MAX_BITS, 10);
+/// let back = <(bool, Option<i8>)>::read_from(&mut BitReader::new(&buf))?;
+/// assert_eq!(back, value);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
 pub trait BitPack: Sized {
     /// The most bits any value of the type writes. Finite for every
     /// implementing type, because every length is bounded.
     const MAX_BITS: usize;
+
+    /// The fewest bits any value of the type writes (a lower bound; `0`
+    /// unless the type says better). Readers use it to refuse a length the
+    /// remaining input cannot hold before allocating for it.
+    const MIN_BITS: usize = 0;
 
     /// A fingerprint of the wire layout (field order, kinds, ranges,
     /// resolutions, lengths; not names). Two builds whose `SCHEMA` differs

@@ -7,7 +7,7 @@
 use crate::bits::bits_required64;
 
 /// The largest step count the reference allows: the largest f32 below 2^32.
-const MAX_STEPS: f32 = 4_294_967_040.0;
+pub(crate) const MAX_STEPS: f32 = 4_294_967_040.0;
 
 /// A validated `(min, max, res)` declaration and what follows from it.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +24,7 @@ impl Quantizer {
     /// `None` when the declaration is unusable: a non-finite bound or
     /// resolution, `min >= max`, `res <= 0`, or a span that overflows f32.
     #[inline]
-    pub(crate) fn new(min: f32, max: f32, res: f32) -> Option<Self> {
+    pub(crate) const fn new(min: f32, max: f32, res: f32) -> Option<Self> {
         if !(min.is_finite() && max.is_finite() && res.is_finite()) || min >= max || res <= 0.0 {
             return None;
         }
@@ -72,7 +72,7 @@ fn floor_f32(x: f32) -> f32 {
 
 /// Ceiling for positive finite values, without `std`.
 #[inline(always)]
-fn ceil_f32(x: f32) -> f32 {
+const fn ceil_f32(x: f32) -> f32 {
     if x >= 8_388_608.0 {
         return x;
     }

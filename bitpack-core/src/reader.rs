@@ -4,9 +4,10 @@ use crate::bits::{bit_length_u128, bits_required, bits_required64, bits_required
 use crate::error::{Error, ErrorKind};
 use crate::quantize::Quantizer;
 use crate::relative::{
-    ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, RELATIVE_TIERS, RelativeInt, SEQUENCE_WRAP, tier_bits,
+    ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, ACK_WINDOW, LAST_TIER_HIGH, RELATIVE_TIERS, RelativeInt,
+    SEQUENCE_WRAP, ack_delta, tier_bits,
 };
-use crate::write::align_padding;
+use crate::write::{align_padding, has_nul};
 
 /// Reads what a [`crate::BitWriter`] wrote, with the same parameters.
 ///
@@ -102,12 +103,19 @@ impl<'a> BitReader<'a> {
     }
 
     /// Up to 8 bytes from `byte` to the end of the slice, zero-extended.
-    #[cold]
+    /// Every short message ends here, so it shifts the slice's last 8 bytes
+    /// down rather than copying into a scratch array (a `memcpy` call).
+    #[inline(always)]
     fn tail_word(&self, byte: usize) -> u64 {
-        let mut chunk = [0u8; 8];
-        let tail = self.bytes.get(byte..).unwrap_or(&[]);
-        chunk[..tail.len()].copy_from_slice(tail);
-        u64::from_le_bytes(chunk)
+        if let Some(last) = self.bytes.last_chunk::<8>() {
+            let missing = (byte + 8).saturating_sub(self.bytes.len());
+            return u64::from_le_bytes(*last).checked_shr(8 * missing as u32).unwrap_or(0);
+        }
+        let mut word = 0;
+        for (index, &value) in self.bytes.get(byte..).unwrap_or(&[]).iter().enumerate() {
+            word |= u64::from(value) << (8 * index);
+        }
+        word
     }
 
     /// Reads `bits` bits, `bits` in `1..=32`.
@@ -287,7 +295,7 @@ impl<'a> BitReader<'a> {
             let Ok(text) = core::str::from_utf8(bytes) else {
                 return Err(Error::new(ErrorKind::InvalidUtf8, start));
             };
-            if bytes.contains(&0) {
+            if has_nul(bytes) {
                 return Err(Error::new(ErrorKind::InteriorNul, start));
             }
             Ok(text)
@@ -366,7 +374,17 @@ impl<'a> BitReader<'a> {
                     // May wrap past T's end; then it is no increase and is refused.
                     T::from_wire(previous.to_wire().wrapping_add(low + offset))
                 }
-                None => T::from_wire(reader.take(32)? as u32),
+                None => {
+                    let current = T::from_wire(reader.take(32)? as u32);
+                    // The writer sends a difference a tier can hold in that
+                    // tier: an absolute value for one is not canonical.
+                    if current > previous
+                        && current.to_wire().wrapping_sub(previous.to_wire()) <= LAST_TIER_HIGH
+                    {
+                        return Err(Error::new(ErrorKind::OutOfRange, start));
+                    }
+                    current
+                }
             };
             if current > previous { Ok(current) } else { Err(Error::new(ErrorKind::NotIncreasing, start)) }
         })
@@ -388,11 +406,17 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub fn read_ack_relative(&mut self, sequence: u16) -> Result<u16, Error> {
         self.atomic(|reader| {
+            let start = reader.position;
             if reader.read_bool()? {
                 let delta_minus_one = reader.take(ACK_DELTA_BITS)? as u16;
                 Ok(sequence.wrapping_sub(delta_minus_one + 1))
             } else {
-                Ok(reader.take(16)? as u16)
+                let ack = reader.take(16)? as u16;
+                // The writer sends a delta the window holds as a delta.
+                if ack_delta(sequence, ack) <= ACK_WINDOW {
+                    return Err(Error::new(ErrorKind::OutOfRange, start));
+                }
+                Ok(ack)
             }
         })
     }

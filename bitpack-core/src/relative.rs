@@ -47,6 +47,9 @@ pub(crate) const RELATIVE_TIERS: [(u32, u32); 6] =
 
 pub(crate) const ABSOLUTE_PREFIX_ZEROS: u32 = 6;
 
+/// The largest difference a tier holds; larger ones are sent absolute.
+pub(crate) const LAST_TIER_HIGH: u32 = RELATIVE_TIERS[RELATIVE_TIERS.len() - 1].1;
+
 /// Width of the offset inside tier `(low, high)`.
 #[inline(always)]
 pub(crate) const fn tier_bits(low: u32, high: u32) -> u32 {

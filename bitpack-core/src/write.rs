@@ -33,6 +33,22 @@ pub(crate) mod sink {
 
 use sink::BitSink;
 
+/// Whether `bytes` holds a NUL, eight bytes at a time: the early-exit byte
+/// loop `contains` compiles to was about half the cost of counting an object.
+#[inline(always)]
+pub(crate) fn has_nul(bytes: &[u8]) -> bool {
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let (words, rest) = bytes.as_chunks::<8>();
+    let mut found = false;
+    for word in words {
+        let word = u64::from_le_bytes(*word);
+        // Nonzero exactly when some byte of `word` is zero.
+        found |= word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS != 0;
+    }
+    rest.iter().fold(found, |found, &byte| found | (byte == 0))
+}
+
 /// Bits of zero padding from `position` to the next byte boundary.
 #[inline(always)]
 pub(crate) const fn align_padding(position: usize) -> u32 {
@@ -247,7 +263,7 @@ pub trait BitWrite: BitSink {
         if bytes.len() > max_len {
             return Err(fail(self, ErrorKind::TooLong));
         }
-        if bytes.contains(&0) {
+        if has_nul(bytes) {
             return Err(fail(self, ErrorKind::InteriorNul));
         }
         let length_bits = bit_length_u128(max_len as u128);
@@ -360,5 +376,24 @@ fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {
     } else {
         sink.push(value as u64, 64);
         sink.push((value >> 64) as u64, bits - 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_nul;
+
+    #[test]
+    fn has_nul_finds_a_zero_at_every_position() {
+        for len in 0..40 {
+            let mut bytes = [0x80u8; 40];
+            assert!(!has_nul(&bytes[..len]), "no NUL in {len} bytes");
+            for at in 0..len {
+                bytes[at] = 0;
+                assert!(has_nul(&bytes[..len]), "NUL at {at} of {len}");
+                bytes[at] = if at % 2 == 0 { 0x01 } else { 0xFF };
+            }
+            assert!(!has_nul(&bytes[..len]), "0x01 and 0xFF are not NUL");
+        }
     }
 }

@@ -102,6 +102,18 @@ impl BitSink for BitWriter<'_> {
 
     #[inline]
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+        // Short runs (names, tags) go through the scratch word four bytes at
+        // a time: a variable-length `memcpy` call costs more than they do.
+        if bytes.len() < 64 {
+            let (words, rest) = bytes.as_chunks::<4>();
+            for word in words {
+                self.push32(u64::from(u32::from_le_bytes(*word)), 32);
+            }
+            for &byte in rest {
+                self.push32(u64::from(byte), 8);
+            }
+            return;
+        }
         let mut rest = bytes;
         // Fill the current word a byte at a time...
         while self.scratch_bits != 0 {

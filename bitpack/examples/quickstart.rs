@@ -1,68 +1,104 @@
-//! Packs one player's state with the core API, reads it back, and shows
-//! what it cost next to the naive byte-aligned layout.
+//! Packs a few players with `#[derive(BitPack)]`, reads them back, and shows
+//! what each cost next to a plain byte-aligned layout.
 //!
 //! Run with `cargo run --example quickstart`.
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitPack, BitReader, BitWrite, BitWriter, Error};
 
-/// A player as a game server sends it every tick.
-#[derive(Debug, PartialEq)]
+#[derive(BitPack, Debug, Clone, PartialEq)]
+enum Weapon {
+    Fists,
+    Sword {
+        #[bits(min = 1, max = 5)]
+        level: u8,
+    },
+    Bow(#[bits(min = 0, max = 99)] u8),
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+#[bitpack(max_bytes = 64)] // a compile error if a Player could ever need more
 struct Player {
-    health: i32, // 0..=1000
-    x: f32,      // [-1024, 1024] at 0.01
-    y: f32,      // [-1024, 1024] at 0.01
-    alive: bool,
-    name: String, // at most 16 bytes
-}
-
-const POSITION: (f32, f32, f32) = (-1024.0, 1024.0, 0.01);
-const NAME_MAX: usize = 16;
-
-/// One function writes and measures: `BitWriter` and `BitCounter` are both
-/// `BitWrite` sinks, so the count can never disagree with the bytes.
-fn write_player<W: BitWrite>(player: &Player, w: &mut W) -> Result<(), Error> {
-    w.write_int(player.health, 0, 1000)?;
-    w.write_compressed_float(player.x, POSITION.0, POSITION.1, POSITION.2)?;
-    w.write_compressed_float(player.y, POSITION.0, POSITION.1, POSITION.2)?;
-    w.write_bool(player.alive)?;
-    w.write_str(&player.name, NAME_MAX)
-}
-
-fn read_player(r: &mut BitReader<'_>) -> Result<Player, Error> {
-    Ok(Player {
-        health: r.read_int(0, 1000)?,
-        x: r.read_compressed_float(POSITION.0, POSITION.1, POSITION.2)?,
-        y: r.read_compressed_float(POSITION.0, POSITION.1, POSITION.2)?,
-        alive: r.read_bool()?,
-        name: r.read_str(NAME_MAX)?.to_owned(),
-    })
+    #[bits(min = 0, max = 4095)]
+    id: u16, // 12 bits
+    #[bits(min = 0, max = 1000)]
+    health: i32, // 10 bits
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    x: f32, // 18 bits
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    y: f32, // 18 bits
+    alive: bool,    // 1 bit
+    weapon: Weapon, // 2-bit tag + the variant's fields
+    #[bits(min = 0, max = 4095)]
+    target: Option<u16>, // 1 bit + 12 bits when present
+    #[bitpack(max_len = 16)]
+    name: String, // 5-bit length, align, bytes
 }
 
 fn main() -> Result<(), Error> {
-    let player = Player { health: 750, x: 12.5, y: -300.25, alive: true, name: "ferris".into() };
+    let players = [
+        Player {
+            id: 7,
+            health: 750,
+            x: 12.5,
+            y: -300.25,
+            alive: true,
+            weapon: Weapon::Sword { level: 3 },
+            target: Some(42),
+            name: "ferris".into(),
+        },
+        Player {
+            id: 4095,
+            health: 0,
+            x: -1024.0,
+            y: 1024.0,
+            alive: false,
+            weapon: Weapon::Fists,
+            target: None,
+            name: String::new(),
+        },
+    ];
 
-    let mut counter = BitCounter::new();
-    write_player(&player, &mut counter)?;
+    println!("Player::MAX_BITS = {} ({} bytes at most)", Player::MAX_BITS, Player::MAX_BITS.div_ceil(8));
+    for player in &players {
+        let bytes = bitpack::encode(player)?;
+        let back: Player = bitpack::decode(&bytes)?;
+        assert_eq!(&back, player);
+        // id, health, x, y, alive, weapon tag+level, target tag+id, name length+bytes
+        let byte_aligned = 2 + 4 + 4 + 4 + 1 + 2 + 3 + 1 + player.name.len();
+        println!(
+            "{:>10}: {} bits -> {} bytes (byte-aligned layout: {} bytes)",
+            format!("{:?}", player.name),
+            bitpack::measure(player)?,
+            bytes.len(),
+            byte_aligned
+        );
+    }
 
-    let mut buf = [0u8; 64];
-    let mut writer = BitWriter::new(&mut buf);
-    write_player(&player, &mut writer)?;
+    // Many values share one buffer: a packet of every player, no allocation.
+    let mut packet = [0u8; 128];
+    let mut writer = BitWriter::new(&mut packet);
+    writer.write_int(players.len() as i32, 0, 255)?;
+    for player in &players {
+        player.write_to(&mut writer)?;
+    }
     let used = writer.finish()?;
-    let bytes = &buf[..used];
-
-    let back = read_player(&mut BitReader::new(bytes))?;
-    assert_eq!(back, player);
-
-    let naive = 4 + 4 + 4 + 1 + 1 + player.name.len();
-    println!("player: {player:?}");
-    println!("packed: {} bits -> {} bytes {:02x?}", counter.bits_written(), used, bytes);
-    println!("naive byte-aligned layout: {naive} bytes");
+    let mut reader = BitReader::new(&packet[..used]);
+    let count = reader.read_int(0, 255)?;
+    for expected in players.iter().take(count as usize) {
+        assert_eq!(&Player::read_from(&mut reader)?, expected);
+    }
+    println!("packet of {count} players: {used} bytes");
 
     // Hostile bytes are an error, never a panic.
-    let truncated = &bytes[..used - 1];
-    match read_player(&mut BitReader::new(truncated)) {
+    let bytes = bitpack::encode(&players[0])?;
+    match bitpack::decode::<Player>(&bytes[..bytes.len() - 1]) {
         Ok(_) => println!("unexpected: truncated bytes decoded"),
         Err(error) => println!("truncated input: {error}"),
+    }
+    let corrupt = [0xFFu8; 12];
+    match bitpack::decode::<Player>(&corrupt) {
+        Ok(player) => println!("corrupt input decoded as {player:?}"),
+        Err(error) => println!("corrupt input: {error}"),
     }
     Ok(())
 }

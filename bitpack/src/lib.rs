@@ -1,7 +1,12 @@
 #![no_std]
 #![doc = include_str!("../../README.md")]
+#![doc = include_str!("../docs/derive.md")]
 
 pub use bitpack_core::*;
 
 #[cfg(feature = "derive")]
 pub use bitpack_derive::BitPack;
+
+/// The runtime generated code calls; not public API.
+#[doc(hidden)]
+pub use bitpack_core::__private;

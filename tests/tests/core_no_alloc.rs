@@ -112,3 +112,18 @@ fn no_write_count_or_read_allocates() {
     read_everything(&mut reader).expect("read");
     assert_eq!(allocations(), start, "reading allocated");
 }
+
+#[test]
+fn arrays_and_tuples_read_without_allocating() {
+    let value: ([f32; 3], [u16; 4], Option<[i8; 2]>) =
+        ([1.0, -2.5, 3.25], [1, 2, 3, 65535], Some([-128, 127]));
+    let mut buf = [0u8; 64];
+    let start = allocations();
+    let used = bitpack::encode_into(&value, &mut buf).expect("encode");
+    let back: ([f32; 3], [u16; 4], Option<[i8; 2]>) = bitpack::decode(&buf[..used]).expect("decode");
+    assert_eq!(allocations(), start, "encode_into and decode of arrays allocated");
+    assert_eq!(back, value);
+    // A truncated array is an error, still without allocating.
+    assert!(bitpack::decode::<([f32; 3], [u16; 4], Option<[i8; 2]>)>(&buf[..used - 2]).is_err());
+    assert_eq!(allocations(), start);
+}

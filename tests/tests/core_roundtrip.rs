@@ -74,7 +74,8 @@ fn op() -> impl Strategy<Value = Op> {
         (-1.0e6f32..1.0e6, 0.001f32..1.0e5, 0.0001f32..100.0, -2.0f32..3.0)
             .prop_map(|(min, span, res, t)| Op::Compressed(min + span * t, min, min + span, res)),
         Just(Op::Align),
-        proptest::collection::vec(any::<u8>(), 0..20).prop_map(Op::Bytes),
+        // Runs under 64 bytes and longer ones take different writer paths.
+        proptest::collection::vec(any::<u8>(), 0..100).prop_map(Op::Bytes),
         ("[a-zA-Z0-9 é漢😀]{0,12}", 0usize..40).prop_map(|(s, extra)| {
             let max = s.len() + extra;
             Op::Str(s, max)
@@ -310,4 +311,39 @@ fn reader_ignores_unused_bits_of_the_last_byte_and_never_reads_past_the_slice() 
     assert_eq!(reader.bits_remaining(), 6);
     assert_eq!(reader.read_bits(7).unwrap_err().kind(), ErrorKind::UnexpectedEnd);
     assert_eq!(reader.bits_read(), 2);
+}
+
+/// Found by the `read_ops` fuzz target: readers accept only what the
+/// writer produces, so every decoded value re-encodes to the bits it came
+/// from.
+#[test]
+fn non_canonical_relative_encodings_are_refused() {
+    // int_relative from 100: six zero flags, then 101 in 32 bits (the writer
+    // sends a difference of 1 as a single bit).
+    let mut buf = [0u8; 8];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bits(0, 6).unwrap();
+    writer.write_u32(101).unwrap();
+    let used = writer.finish().unwrap();
+    let error = BitReader::new(&buf[..used]).read_int_relative(100u32).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::OutOfRange);
+    // The largest tier difference sent absolute is refused; one past it is the writer's own form.
+    for (current, ok) in [(100 + 69_914, false), (100 + 69_915, true)] {
+        let mut buf = [0u8; 8];
+        let mut writer = BitWriter::new(&mut buf);
+        writer.write_bits(0, 6).unwrap();
+        writer.write_u32(current).unwrap();
+        let used = writer.finish().unwrap();
+        assert_eq!(BitReader::new(&buf[..used]).read_int_relative(100u32).is_ok(), ok, "{current}");
+    }
+
+    // ack_relative: an ack 3 behind sent as 16 raw bits.
+    let mut buf = [0u8; 4];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bool(false).unwrap();
+    writer.write_u16(97).unwrap();
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    assert_eq!(reader.read_ack_relative(100).unwrap_err().kind(), ErrorKind::OutOfRange);
+    assert_eq!(reader.bits_read(), 0);
 }

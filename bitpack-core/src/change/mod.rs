@@ -1,0 +1,168 @@
+//! Change groups: send only the parts of a value that changed.
+//!
+//! Fields are gathered into groups (`#[change_group]`); each group costs one
+//! flag bit, followed by its data only when it changed. Two mechanisms share
+//! the groups ([`ChangeGroups`]):
+//!
+//! - **Tracked** (`write_changes` / `read_changes`): the sender keeps, per
+//!   group, a [`GroupRecord`] (a version and a [`Fingerprint`] of the
+//!   group's bits) for what the peer acknowledged (`confirmed`) and what
+//!   was last written (`latest`); no copy of old values. [`SnapshotRing`]
+//!   keeps the per-packet trackers until acknowledged. The receiver applies
+//!   the sent groups in place and must drop packets older than the newest
+//!   it decoded.
+//! - **Delta** (`write_delta` / `read_delta`): both sides hold the same
+//!   baseline value; a group is sent when its bits differ from the
+//!   baseline's, and `#[bitpack(relative)]` integers are coded against it
+//!   ([`write_relative_int`]).
+//!
+//! The helpers here ([`write_tracked_flag`], [`write_delta_flag`],
+//! [`Fingerprint::of`], [`write_relative_int`]) are what derived
+//! implementations call; hand-written ones may call them too.
+
+mod fingerprint;
+mod record;
+mod relative;
+mod ring;
+
+pub use fingerprint::{BitFingerprint, EXACT_BITS, Fingerprint};
+pub use record::{GroupRecord, write_delta_flag, write_tracked_flag};
+pub use relative::{NEAR_BITS, NEAR_MAX, NEAR_MIN, read_relative_int, relative_int_bits, write_relative_int};
+pub use ring::{SnapshotRing, sequence_newer};
+
+use crate::error::Error;
+use crate::pack::BitPack;
+use crate::reader::BitReader;
+use crate::write::BitWrite;
+
+/// A [`BitPack`] type whose fields are gathered into change groups, so it
+/// can send only what changed: tracked against acknowledged packets, or as a
+/// delta against a baseline value. Derived from `#[change_group]`
+/// attributes; see the [module docs](self) for the two mechanisms.
+///
+/// A hand-written implementation, for a position group and a health group:
+///
+/// ```
+/// use bitpack_core::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
+/// use bitpack_core::{BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
+///
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Unit { x: i32, health: i32 }
+///
+/// impl BitPack for Unit {
+///     const MAX_BITS: usize = 17;
+///     const SCHEMA: u64 = 1;
+///     fn write_to<W: BitWrite>(&self, w: &mut W) -> Result<(), Error> {
+///         w.write_int(self.x, 0, 1023)?;
+///         w.write_int(self.health, 0, 100)
+///     }
+///     fn read_from(r: &mut BitReader<'_>) -> Result<Self, Error> {
+///         Ok(Unit { x: r.read_int(0, 1023)?, health: r.read_int(0, 100)? })
+///     }
+/// }
+///
+/// impl ChangeGroups for Unit {
+///     type Tracker = [GroupRecord; 2];
+///     type Changes = (Option<i32>, Option<i32>);
+///     fn write_changes<W: BitWrite>(&self, w: &mut W, confirmed: &Self::Tracker,
+///                                   latest: &mut Self::Tracker) -> Result<(), Error> {
+///         let x = Fingerprint::of(w.bits_written() + 1, |s| s.write_int(self.x, 0, 1023))?;
+///         if write_tracked_flag(w, x, &confirmed[0], &mut latest[0])? {
+///             w.write_int(self.x, 0, 1023)?;
+///         }
+///         let health = Fingerprint::of(w.bits_written() + 1, |s| s.write_int(self.health, 0, 100))?;
+///         if write_tracked_flag(w, health, &confirmed[1], &mut latest[1])? {
+///             w.write_int(self.health, 0, 100)?;
+///         }
+///         Ok(())
+///     }
+///     fn decode_changes(r: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+///         let x = if r.read_bool()? { Some(r.read_int(0, 1023)?) } else { None };
+///         let health = if r.read_bool()? { Some(r.read_int(0, 100)?) } else { None };
+///         Ok((x, health))
+///     }
+///     fn apply_changes(&mut self, (x, health): Self::Changes) {
+///         if let Some(x) = x { self.x = x; }
+///         if let Some(health) = health { self.health = health; }
+///     }
+///     fn write_delta<W: BitWrite>(&self, baseline: &Self, w: &mut W) -> Result<(), Error> {
+///         let start = w.bits_written() + 1;
+///         let now = Fingerprint::of(start, |s| s.write_int(self.x, 0, 1023))?;
+///         let then = Fingerprint::of(start, |s| s.write_int(baseline.x, 0, 1023))?;
+///         if write_delta_flag(w, now, then)? { w.write_int(self.x, 0, 1023)?; }
+///         let start = w.bits_written() + 1;
+///         let now = Fingerprint::of(start, |s| s.write_int(self.health, 0, 100))?;
+///         let then = Fingerprint::of(start, |s| s.write_int(baseline.health, 0, 100))?;
+///         if write_delta_flag(w, now, then)? { w.write_int(self.health, 0, 100)?; }
+///         Ok(())
+///     }
+///     fn read_delta(baseline: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
+///         let x = if r.read_bool()? { r.read_int(0, 1023)? } else { baseline.x };
+///         let health = if r.read_bool()? { r.read_int(0, 100)? } else { baseline.health };
+///         Ok(Unit { x, health })
+///     }
+/// }
+///
+/// let (mut confirmed, mut latest) = (<Unit as ChangeGroups>::Tracker::default(), Default::default());
+/// let mut buf = [0u8; 8];
+/// let sent = Unit { x: 500, health: 100 };
+/// let mut w = BitWriter::new(&mut buf);
+/// sent.write_changes(&mut w, &confirmed, &mut latest)?;
+/// assert_eq!(w.bits_written(), 1 + 10 + 1 + 7);
+/// w.finish()?;
+/// let mut seen = Unit { x: 0, health: 0 };
+/// seen.read_changes(&mut BitReader::new(&buf))?;
+/// assert_eq!(seen, sent);
+///
+/// confirmed = latest.clone(); // the peer acknowledged that packet
+/// let moved = Unit { x: 501, health: 100 };
+/// let mut w = BitWriter::new(&mut buf);
+/// moved.write_changes(&mut w, &confirmed, &mut latest)?;
+/// assert_eq!(w.bits_written(), 1 + 10 + 1); // health unchanged: one 0 bit
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+pub trait ChangeGroups: BitPack {
+    /// The sender's per-group records for one value (`Default` = nothing
+    /// written yet).
+    type Tracker: Default + Clone;
+
+    /// The groups one packet carried, decoded but not yet applied.
+    type Changes;
+
+    /// Writes each group's flag, and the data of the groups that may differ
+    /// from what the peer holds (see [`write_tracked_flag`]); `latest`
+    /// records what was sent. On `Err` the packet must not be sent;
+    /// `latest` may have moved, which only makes later packets resend more.
+    fn write_changes<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        confirmed: &Self::Tracker,
+        latest: &mut Self::Tracker,
+    ) -> Result<(), Error>;
+
+    /// Reads what [`ChangeGroups::write_changes`] wrote, without applying it.
+    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error>;
+
+    /// Applies decoded changes in place.
+    fn apply_changes(&mut self, changes: Self::Changes);
+
+    /// Reads what [`ChangeGroups::write_changes`] wrote and updates the sent
+    /// groups in place: all of them, or on `Err` none (the value and the
+    /// reader's position are left as they were).
+    #[inline]
+    fn read_changes(&mut self, reader: &mut BitReader<'_>) -> Result<(), Error> {
+        let mut staged = reader.clone();
+        let changes = Self::decode_changes(&mut staged)?;
+        *reader = staged;
+        self.apply_changes(changes);
+        Ok(())
+    }
+
+    /// Writes each group's flag, and the data of the groups whose bits
+    /// differ from `baseline`'s; relative fields are coded against it.
+    fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), Error>;
+
+    /// Reads what [`ChangeGroups::write_delta`] wrote against the same
+    /// `baseline`: unsent groups are taken from it.
+    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error>;
+}

@@ -1,0 +1,76 @@
+//! Whole-value entry points: encode, decode and measure a [`BitPack`] value.
+
+use crate::counter::BitCounter;
+use crate::error::{Error, ErrorKind};
+use crate::pack::BitPack;
+use crate::reader::BitReader;
+use crate::write::BitWrite;
+use crate::writer::BitWriter;
+
+/// The exact number of bits `value` writes, without writing them.
+///
+/// ```
+/// assert_eq!(bitpack_core::measure(&(true, 7u8))?, 9);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[inline]
+pub fn measure<T: BitPack>(value: &T) -> Result<usize, Error> {
+    let mut counter = BitCounter::new();
+    value.write_to(&mut counter)?;
+    Ok(counter.bits_written())
+}
+
+/// Writes `value` into `buf` and returns the bytes used
+/// (`ceil(bits / 8)`); [`ErrorKind::BufferFull`] when `buf` is too small.
+///
+/// ```
+/// let mut buf = [0u8; 4];
+/// let used = bitpack_core::encode_into(&(true, 7u8), &mut buf)?;
+/// assert_eq!(&buf[..used], &[0x0F, 0x00]);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[inline]
+pub fn encode_into<T: BitPack>(value: &T, buf: &mut [u8]) -> Result<usize, Error> {
+    let mut writer = BitWriter::new(buf);
+    value.write_to(&mut writer)?;
+    writer.finish()
+}
+
+/// Writes `value` into a new `Vec` of exactly the bytes it needs.
+///
+/// ```
+/// let bytes = bitpack_core::encode(&(true, 7u8))?;
+/// assert_eq!(bytes, [0x0F, 0x00]);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn encode<T: BitPack>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
+    let bytes = measure(value)?.div_ceil(8);
+    let mut buf = alloc::vec![0u8; bytes];
+    let used = encode_into(value, &mut buf)?;
+    buf.truncate(used);
+    Ok(buf)
+}
+
+/// Reads a `T` from `bytes`, refusing whole bytes left over after it
+/// ([`ErrorKind::TrailingBytes`]): a message is one value, so extra bytes
+/// mean the peers disagree on the layout. The unused bits of the last byte
+/// are ignored.
+///
+/// ```
+/// use bitpack_core::ErrorKind;
+/// assert_eq!(bitpack_core::decode::<(bool, u8)>(&[0x0F, 0x00])?, (true, 7));
+/// let error = bitpack_core::decode::<(bool, u8)>(&[0x0F, 0x00, 0x00]).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::TrailingBytes);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[inline]
+pub fn decode<T: BitPack>(bytes: &[u8]) -> Result<T, Error> {
+    let mut reader = BitReader::new(bytes);
+    let value = T::read_from(&mut reader)?;
+    if reader.bits_remaining() >= 8 {
+        return Err(Error::new(ErrorKind::TrailingBytes, reader.bits_read()));
+    }
+    Ok(value)
+}

@@ -1,0 +1,314 @@
+//! The runtime behind `#[derive(BitPack)]`. Not public API: generated code
+//! reaches everything it needs through this module (as
+//! `::bitpack::__private`), so it never leans on the user's prelude, and the
+//! public API can stay small and change freely behind it.
+
+pub use crate::bits::{bits_required, bits_required64, bits_required128};
+pub use crate::error::{Error, ErrorKind};
+pub use crate::pack::BitPack;
+pub use crate::reader::BitReader;
+pub use crate::write::BitWrite;
+#[cfg(feature = "alloc")]
+pub use alloc::{boxed::Box, string::String, vec::Vec};
+pub use core::default::Default;
+pub use core::option::Option::{self, None, Some};
+pub use core::result::Result::{self, Err, Ok};
+
+pub mod adaptive;
+pub mod message;
+pub mod schema;
+
+mod ranged;
+pub use ranged::*;
+
+use crate::bits::bit_length_u128;
+use crate::quantize::{MAX_STEPS, Quantizer};
+
+/// Saturating sum of bit counts (a `MAX_BITS` never overflows to a lie).
+#[inline]
+pub const fn sum(bits: &[usize]) -> usize {
+    let mut total = 0usize;
+    let mut index = 0;
+    while index < bits.len() {
+        total = total.saturating_add(bits[index]);
+        index += 1;
+    }
+    total
+}
+
+/// The largest of `bits`, `0` for none.
+#[inline]
+pub const fn max(bits: &[usize]) -> usize {
+    let mut largest = 0usize;
+    let mut index = 0;
+    while index < bits.len() {
+        if bits[index] > largest {
+            largest = bits[index];
+        }
+        index += 1;
+    }
+    largest
+}
+
+/// The smallest of `bits`, `0` for none.
+#[inline]
+pub const fn min(bits: &[usize]) -> usize {
+    if bits.is_empty() {
+        return 0;
+    }
+    let mut smallest = usize::MAX;
+    let mut index = 0;
+    while index < bits.len() {
+        if bits[index] < smallest {
+            smallest = bits[index];
+        }
+        index += 1;
+    }
+    smallest
+}
+
+/// `a * b`, saturating.
+#[inline]
+pub const fn times(count: usize, bits: usize) -> usize {
+    count.saturating_mul(bits)
+}
+
+/// Bits of a length sent as `int(len, 0, max_len)`.
+#[inline]
+pub const fn len_bits(max_len: usize) -> usize {
+    bit_length_u128(max_len as u128) as usize
+}
+
+/// Bits of an enum tag, `int(index, 0, variants - 1)`: none for one variant.
+#[inline]
+pub const fn tag_bits(variants: u32) -> usize {
+    bit_length_u128(variants.saturating_sub(1) as u128) as usize
+}
+
+/// The most bits `write_str(s, max_len)` takes: the length, up to 7 bits of
+/// alignment, then the bytes.
+#[inline]
+pub const fn str_max_bits(max_len: usize) -> usize {
+    sum(&[len_bits(max_len), 7, times(max_len, 8)])
+}
+
+/// The most bits a `Vec` of at most `max_len` elements of at most
+/// `element_bits` bits takes.
+#[inline]
+pub const fn vec_max_bits(max_len: usize, element_bits: usize) -> usize {
+    len_bits(max_len).saturating_add(times(max_len, element_bits))
+}
+
+/// Writes an enum's variant index as `int(index, 0, variants - 1)`.
+#[inline(always)]
+pub fn write_tag<W: BitWrite>(writer: &mut W, index: u32, variants: u32) -> Result<(), Error> {
+    if variants <= 1 {
+        return Ok(());
+    }
+    let max = variants - 1;
+    if let (Ok(index), Ok(max)) = (i32::try_from(index), i32::try_from(max)) {
+        writer.write_int(index, 0, max)
+    } else {
+        writer.write_int64(i64::from(index), 0, i64::from(max))
+    }
+}
+
+/// Reads a variant index written by [`write_tag`].
+#[inline(always)]
+pub fn read_tag(reader: &mut BitReader<'_>, variants: u32) -> Result<u32, Error> {
+    if variants <= 1 {
+        return Ok(0);
+    }
+    let start = reader.bits_read();
+    let tag = reader.read_int64(0, i64::from(variants - 1))?;
+    u32::try_from(tag).map_err(|_| Error::new(ErrorKind::InvalidTag, start))
+}
+
+/// The error for a tag that names no variant (a reader of an enum without
+/// variants meets only these).
+#[cold]
+pub fn invalid_tag(reader: &BitReader<'_>) -> Error {
+    Error::new(ErrorKind::InvalidTag, reader.bits_read())
+}
+
+/// Writes a collection length as `int(len, 0, max_len)`; a length over
+/// `max_len` is [`ErrorKind::TooLong`].
+#[inline(always)]
+pub fn write_len<W: BitWrite>(writer: &mut W, len: usize, max_len: usize) -> Result<(), Error> {
+    if len > max_len {
+        return Err(Error::new(ErrorKind::TooLong, writer.bits_written()));
+    }
+    match (i32::try_from(len), i32::try_from(max_len)) {
+        (Ok(len), Ok(max_len)) => writer.write_int(len, 0, max_len),
+        _ => writer.write_int128(len as i128, 0, max_len as i128),
+    }
+}
+
+/// Reads a length written by [`write_len`], and refuses it unless `len`
+/// elements of at least `min_element_bits` bits each can still be in the
+/// input: callers may then allocate `len` elements, bounded by `max_len` and
+/// by the input's size.
+#[inline(always)]
+pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: usize) -> Result<usize, Error> {
+    let start = reader.bits_read();
+    let len = match i32::try_from(max_len) {
+        Ok(max) => reader.read_int(0, max)? as usize,
+        Err(_) => {
+            let len = reader.read_int128(0, max_len as i128)?;
+            usize::try_from(len).map_err(|_| Error::new(ErrorKind::TooLong, start))?
+        }
+    };
+    if len.saturating_mul(min_element_bits) > reader.bits_remaining() {
+        return Err(Error::new(ErrorKind::UnexpectedEnd, start));
+    }
+    Ok(len)
+}
+
+/// Reads a string written by `write_str(s, max_len)` into an owned `String`
+/// (at most `max_len` bytes, and never more than the input holds).
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
+    Ok(String::from(reader.read_str(max_len)?))
+}
+
+/// Reads `N` elements with `read_element` into an array, stopping at the
+/// first error. Allocates nothing: arrays of positions are hot.
+#[inline]
+pub fn read_array<T, const N: usize>(
+    reader: &mut BitReader<'_>,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<[T; N], Error> {
+    let mut failure = None;
+    let slots: [Option<T>; N] = core::array::from_fn(|_| {
+        if failure.is_some() {
+            return None;
+        }
+        read_element(reader).map_err(|error| failure = Some(error)).ok()
+    });
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    // Stable Rust has no `try_from_fn`: without a failure every slot is
+    // `Some`, so this `expect` cannot fire whatever the input.
+    Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
+}
+
+/// Bits of `write_compressed_float(_, min, max, res)`, computed as the
+/// reference does (in f32); `0` for a declaration the writer refuses.
+#[inline]
+pub const fn quantize_bits(min: f32, max: f32, res: f32) -> usize {
+    match Quantizer::new(min, max, res) {
+        Some(quantizer) => quantizer.bits as usize,
+        None => 0,
+    }
+}
+
+/// Why a `#[quantize(min, max, res)]` declaration is refused, if it is:
+/// checked at compile time for values given as paths to constants.
+pub const fn quantize_problem(min: f32, max: f32, res: f32) -> Option<&'static str> {
+    if !(min.is_finite() && max.is_finite() && res.is_finite()) {
+        return Some("quantize: `min`, `max` and `res` must be finite numbers");
+    }
+    if min >= max {
+        return Some("quantize: `min` must be below `max`; swap them");
+    }
+    if res <= 0.0 {
+        return Some("quantize: `res` must be above 0");
+    }
+    let delta = max - min;
+    if !delta.is_finite() {
+        return Some("quantize: `max - min` overflows f32; narrow the range");
+    }
+    if delta / res > MAX_STEPS {
+        return Some(
+            "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range",
+        );
+    }
+    None
+}
+
+/// Why a `#[bitpack(max_bytes = N)]` is exceeded, if it is: names the
+/// type and its `MAX_BITS`.
+pub const fn max_bytes_problem(
+    type_name: &str,
+    max_bits: usize,
+    max_bytes: usize,
+) -> Option<message::Message> {
+    if max_bits.div_ceil(8) <= max_bytes {
+        return None;
+    }
+    Some(
+        message::Message::new()
+            .text("`")
+            .text(type_name)
+            .text("` can take up to MAX_BITS = ")
+            .unsigned(max_bits as u128)
+            .text(" bits (")
+            .unsigned(max_bits.div_ceil(8) as u128)
+            .text(" bytes), over max_bytes = ")
+            .unsigned(max_bytes as u128)
+            .text("; raise max_bytes or narrow ranges and lengths"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BitCounter;
+
+    #[test]
+    fn quantize_bits_match_what_the_writer_counts() {
+        let declarations =
+            [(0.0, 10.0, 0.01), (-1024.0, 1024.0, 0.01), (-1.0, 1.0, 0.5), (0.0, 1.0, 2.0), (-1e9, 1e9, 0.5)];
+        for (min, max, res) in declarations {
+            let mut counter = BitCounter::new();
+            counter.write_compressed_float(min, min, max, res).unwrap();
+            assert_eq!(quantize_bits(min, max, res), counter.bits_written(), "{min} {max} {res}");
+        }
+        assert_eq!(quantize_bits(-1024.0, 1024.0, 0.01), 18);
+    }
+
+    #[test]
+    fn quantize_problems_are_named() {
+        assert!(quantize_problem(0.0, 1.0, 0.1).is_none());
+        assert!(quantize_problem(1.0, 0.0, 0.1).unwrap().contains("swap"));
+        assert!(quantize_problem(0.0, 1.0, 0.0).unwrap().contains("above 0"));
+        assert!(quantize_problem(0.0, 1e10, 0.1).unwrap().contains("2^32"));
+    }
+
+    #[test]
+    fn tags_take_the_bits_of_their_count() {
+        assert_eq!(tag_bits(0), 0);
+        assert_eq!(tag_bits(1), 0);
+        assert_eq!(tag_bits(2), 1);
+        assert_eq!(tag_bits(5), 3);
+        let mut counter = BitCounter::new();
+        write_tag(&mut counter, 4, 5).unwrap();
+        assert_eq!(counter.bits_written(), 3);
+        assert!(write_tag(&mut counter, 5, 5).is_err());
+    }
+
+    #[test]
+    fn read_len_refuses_lengths_the_input_cannot_hold() {
+        // Length 15 of max 15 (4 bits), elements of 8 bits, 4 bits left.
+        let bytes = [0x0F];
+        let mut reader = BitReader::new(&bytes);
+        let error = read_len(&mut reader, 15, 8).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::UnexpectedEnd);
+        assert_eq!(reader.bits_read(), 4);
+        let mut reader = BitReader::new(&bytes);
+        assert_eq!(read_len(&mut reader, 15, 0).unwrap(), 15);
+    }
+
+    #[test]
+    fn max_bytes_problem_names_max_bits() {
+        assert!(max_bytes_problem("Player", 64, 8).is_none());
+        let problem = max_bytes_problem("Player", 65, 8).unwrap();
+        assert_eq!(
+            problem.as_str(),
+            "`Player` can take up to MAX_BITS = 65 bits (9 bytes), over max_bytes = 8; \
+             raise max_bytes or narrow ranges and lengths"
+        );
+    }
+}

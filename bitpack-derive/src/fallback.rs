@@ -1,0 +1,32 @@
+//! On mistakes: the errors, plus a stub impl so that uses of the type
+//! elsewhere do not add "BitPack is not implemented" to the real mistakes.
+
+use crate::expand::runtime;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+pub fn expand(input: &DeriveInput, errors: syn::Error) -> TokenStream {
+    let errors = errors.to_compile_error();
+    let p = runtime(&quote!(::bitpack));
+    let name = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #errors
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #p::BitPack for #name #ty_generics #where_clause {
+                const MAX_BITS: usize = 0;
+                const SCHEMA: u64 = 0;
+
+                fn write_to<__W: #p::BitWrite>(&self, _: &mut __W) -> #p::Result<(), #p::Error> {
+                    ::core::unreachable!()
+                }
+
+                fn read_from(_: &mut #p::BitReader<'_>) -> #p::Result<Self, #p::Error> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}

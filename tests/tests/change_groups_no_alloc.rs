@@ -1,0 +1,75 @@
+//! The tracked steady state allocates nothing for a type with a fixed-size
+//! tracker: write_changes, SnapshotRing insert/ack, read_changes and the
+//! delta pair. A counting global allocator (per thread) watches.
+
+mod change_groups_common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bitpack::{BitReader, BitWriter, ChangeGroups, Error, SnapshotRing};
+use change_groups_common::{Combat, Entity, SplitMix64};
+
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; it only
+// counts allocations on the calling thread.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+#[test]
+fn the_steady_state_does_not_allocate() -> Result<(), Error> {
+    let mut rng = SplitMix64(11);
+    let mut sender = Entity { x: 500, y: 500, health: 100, combat: Combat { ammo: 30, stance: 0 } };
+    let mut receiver = Entity::default();
+    let mut latest = <Entity as ChangeGroups>::Tracker::default();
+    let mut ring: SnapshotRing<_, 32> = SnapshotRing::new();
+    let mut buf = [0u8; 16];
+
+    let before = allocations();
+    for tick in 0..500u32 {
+        let sequence = 65_000u16.wrapping_add(tick as u16);
+        if tick >= 3 {
+            ring.ack(sequence.wrapping_sub(3));
+        }
+        let previous = sender;
+        sender.x = (sender.x + rng.range(-3, 3)).clamp(0, 1023);
+        if rng.chance(5) {
+            sender.health = rng.range(0, 100);
+        }
+        let mut writer = BitWriter::new(&mut buf);
+        sender.write_changes(&mut writer, ring.confirmed(), &mut latest)?;
+        let used = writer.finish()?;
+        ring.insert(sequence, latest.clone());
+        receiver.read_changes(&mut BitReader::new(&buf[..used]))?;
+        assert_eq!(receiver, sender);
+
+        let mut writer = BitWriter::new(&mut buf);
+        sender.write_delta(&previous, &mut writer)?;
+        let used = writer.finish()?;
+        assert_eq!(Entity::read_delta(&previous, &mut BitReader::new(&buf[..used]))?, sender);
+    }
+    assert_eq!(allocations() - before, 0);
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! Decoding never allocates more than the declared maximum lengths allow,
+//! nor more than the input could hold: a counting global allocator (per
+//! thread, so the harness's own threads don't count) watches every decode.
+
+mod derive_types;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bitpack::{BitPack, BitWrite, BitWriter};
+use derive_types::*;
+use proptest::prelude::*;
+
+struct CountingAllocator;
+
+thread_local! {
+    static BYTES_ALLOCATED: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; it only
+// adds up the bytes requested on the calling thread.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = BYTES_ALLOCATED.try_with(|total| total.set(total.get() + layout.size()));
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = BYTES_ALLOCATED.try_with(|total| total.set(total.get() + new_size));
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// Bytes allocated while decoding `bytes` as a `T` (the value is dropped
+/// after counting).
+fn bytes_allocated_decoding<T: BitPack>(bytes: &[u8]) -> usize {
+    let before = BYTES_ALLOCATED.with(Cell::get);
+    let result = bitpack::decode::<T>(bytes);
+    let after = BYTES_ALLOCATED.with(Cell::get);
+    drop(result);
+    after - before
+}
+
+/// Player: a name of at most 16 bytes and an inventory of at most 8.
+const PLAYER_MAX_HEAP: usize = NAME_LEN + 8;
+/// Containers: up to 3 strings of 3 bytes in a Vec of 3, a box, a grid of
+/// 4 rows of 4 bools, and one temporary Vec per array read.
+const CONTAINERS_MAX_HEAP: usize = 3 * size_of::<String>()
+    + 3 * 3
+    + size_of::<(u8, bool)>()
+    + 4 * size_of::<Vec<bool>>()
+    + 4 * 4
+    + 3 * size_of::<Option<u8>>()
+    + 2 * size_of::<EntityId>();
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_input_allocates_within_the_declared_maxima(
+        bytes in proptest::collection::vec(any::<u8>(), 0..400),
+    ) {
+        prop_assert!(bytes_allocated_decoding::<Player>(&bytes) <= PLAYER_MAX_HEAP);
+        prop_assert!(bytes_allocated_decoding::<Containers>(&bytes) <= CONTAINERS_MAX_HEAP);
+        // Huge declares room for 1000 u64s and 100000 bytes of text, but
+        // what is allocated is bounded by what the input can hold: at most
+        // one u64 per 64 bits and one byte of text per 8.
+        let huge = bytes_allocated_decoding::<Huge>(&bytes);
+        prop_assert!(huge <= bytes.len() * 8 / 64 * 8 + bytes.len(), "{} bytes for {} of input", huge, bytes.len());
+    }
+}
+
+#[test]
+fn a_length_the_input_cannot_hold_is_refused_before_allocating() {
+    // Claim 1000 u64s (10-bit length), then stop after 8 more bytes.
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_int(1000, 0, 1000).unwrap();
+    writer.write_u64(42).unwrap();
+    let used = writer.finish().unwrap();
+    assert_eq!(bytes_allocated_decoding::<Huge>(&buf[..used]), 0);
+    let error = bitpack::decode::<Huge>(&buf[..used]).unwrap_err();
+    assert_eq!(error.kind(), bitpack::ErrorKind::UnexpectedEnd);
+}
+
+#[test]
+fn zero_sized_elements_are_bounded_by_max_len() {
+    let huge = Huge { numbers: vec![], text: String::new(), units: vec![(); 1000] };
+    let bytes = bitpack::encode(&huge).unwrap();
+    assert_eq!(bitpack::decode::<Huge>(&bytes).unwrap(), huge);
+    assert_eq!(bytes_allocated_decoding::<Huge>(&bytes), 0);
+}

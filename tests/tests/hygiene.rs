@@ -1,0 +1,205 @@
+//! Generated code leans on nothing from the user's scope: the types below
+//! live in a `#[no_implicit_prelude]` module that shadows the prelude's
+//! names, and the whole file denies every warning and clippy lint.
+
+#![deny(warnings, clippy::all)]
+
+#[no_implicit_prelude]
+mod shadowed {
+    // Every prelude name the generated code could have leaned on, shadowed.
+    #![allow(dead_code)]
+    pub struct Result;
+    pub struct Option;
+    pub struct Some;
+    pub struct None;
+    pub struct Ok;
+    pub struct Err;
+    pub struct Box;
+    pub struct Vec;
+    pub struct String;
+    pub struct Default;
+    pub struct Into;
+    pub struct From;
+    pub struct Iterator;
+    pub struct IntoIterator;
+    pub trait BitPack {}
+    pub trait BitWrite {}
+    pub struct BitReader;
+    pub struct Error;
+    pub struct Signs;
+    pub trait SignScope {}
+    pub trait AdaptiveInt {}
+    pub mod adaptive {}
+    pub mod bitpack {}
+    pub mod core {}
+
+    pub const MAX_HEALTH: i32 = 1000;
+    pub const NAME_LEN: usize = 12;
+    pub const LOW: f32 = -10.0;
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(max_bytes = 64)]
+    pub struct Named {
+        #[bits(min = 0, max = MAX_HEALTH)]
+        pub health: i32,
+        #[quantize(min = LOW, max = 10.0, res = 0.5)]
+        pub speed: f32,
+        pub alive: bool,
+        #[bitpack(max_len = NAME_LEN)]
+        pub name: ::std::string::String,
+        #[bits(min = -3, max = 3)]
+        #[bitpack(max_len = 4)]
+        pub steps: ::std::vec::Vec<i8>,
+        pub maybe: ::core::option::Option<u16>,
+        pub boxed: ::std::boxed::Box<u8>,
+        #[bits(min = 0, max = 9)]
+        pub grid: [u8; 3],
+        pub pair: (bool, u8),
+        #[bitpack(skip)]
+        pub cache: u64,
+        pub raw: f64,
+        pub wide: i128,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Tuple(#[bits(min = 10, max = 20)] pub u32, pub bool);
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Unit;
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(crate = ::bitpack)]
+    pub enum Kinds {
+        Empty,
+        Pair(#[bits(min = 0, max = 3)] u8, Tuple),
+        Fields {
+            #[bitpack(max_len = 2)]
+            tags: ::std::vec::Vec<::std::string::String>,
+            #[bitpack(skip)]
+            ignored: bool,
+        },
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Generic<T, const N: usize> {
+        pub items: [T; N],
+        pub extra: ::core::option::Option<T>,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub enum Single {
+        Only(bool),
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug)]
+    pub enum Never {}
+
+    pub const RES: f64 = 0.001;
+
+    /// Every adaptive form: ints, groups, `Vec`s, fixed point, nested scopes.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(adaptive, max_bytes = 200)]
+    pub struct Adaptive {
+        pub id: u64,
+        pub delta: i32,
+        pub xyz: [i16; 3],
+        #[bitpack(max_len = NAME_LEN)]
+        pub scores: ::std::vec::Vec<i64>,
+        pub maybe: ::core::option::Option<isize>,
+        #[bitpack(max_len = 2)]
+        pub grid: ::std::vec::Vec<[i8; 2]>,
+        #[quantize(res = RES)]
+        pub heading: f64,
+        #[quantize(res = 1)]
+        pub speed: f32,
+        #[bitpack(adaptive)]
+        pub inner: ::core::option::Option<AdaptiveKinds>,
+        pub plain: Tuple,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub enum AdaptiveKinds {
+        Still,
+        Moved(#[bitpack(adaptive)] [i32; 2], bool),
+        Named {
+            #[bitpack(adaptive)]
+            boxed: ::std::boxed::Box<(u8, i8)>,
+            #[bitpack(skip)]
+            ignored: bool,
+        },
+    }
+}
+
+use ::bitpack::BitPack;
+use shadowed::{Adaptive, AdaptiveKinds, Generic, Kinds, Named, Never, Single, Tuple, Unit};
+
+fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
+    let bytes = bitpack::encode(value).unwrap();
+    let bits = bitpack::measure(value).unwrap();
+    assert!(bits <= T::MAX_BITS && bits >= T::MIN_BITS);
+    assert_eq!(bytes.len(), bits.div_ceil(8));
+    assert_eq!(&bitpack::decode::<T>(&bytes).unwrap(), value);
+}
+
+#[test]
+fn every_kind_of_type_round_trips_without_the_prelude() {
+    let named = Named {
+        health: 1000,
+        speed: -2.5,
+        alive: true,
+        name: "hygienic".to_owned(),
+        steps: vec![-3, 0, 3],
+        maybe: Some(65535),
+        boxed: Box::new(7),
+        grid: [0, 9, 4],
+        pair: (false, 200),
+        cache: 0,
+        raw: -1.25,
+        wide: i128::MIN,
+    };
+    round_trip(&named);
+    round_trip(&Tuple(15, true));
+    round_trip(&Unit);
+    round_trip(&Kinds::Empty);
+    round_trip(&Kinds::Pair(3, Tuple(10, false)));
+    round_trip(&Kinds::Fields { tags: vec!["a".to_owned(), String::new()], ignored: false });
+    round_trip(&Generic::<u8, 2> { items: [1, 2], extra: None });
+    round_trip(&Generic::<Tuple, 1> { items: [Tuple(20, true)], extra: Some(Tuple(11, false)) });
+    round_trip(&Single::Only(true));
+    assert_eq!(Unit::MAX_BITS, 0);
+    assert_eq!(Single::MAX_BITS, 1);
+    assert_eq!(Never::MAX_BITS, 0);
+}
+
+#[test]
+fn adaptive_types_round_trip_without_the_prelude() {
+    let adaptive = Adaptive {
+        id: u64::MAX,
+        delta: -5,
+        xyz: [1, -2, 3],
+        scores: vec![i64::MIN, 0, 9],
+        maybe: Some(-1),
+        grid: vec![[1, 2], [-128, 127]],
+        heading: -1.5,
+        speed: 3.0,
+        inner: Some(AdaptiveKinds::Named { boxed: Box::new((200, -100)), ignored: false }),
+        plain: Tuple(12, true),
+    };
+    round_trip(&adaptive);
+    round_trip(&Adaptive { inner: Some(AdaptiveKinds::Moved([-1, 1], true)), ..adaptive.clone() });
+    round_trip(&Adaptive { inner: Some(AdaptiveKinds::Still), maybe: None, ..adaptive });
+    round_trip(&AdaptiveKinds::Moved([i32::MIN, i32::MAX], false));
+}
+
+#[test]
+fn skipped_fields_read_back_as_default() {
+    let named_skip = Kinds::Fields { tags: vec![], ignored: true };
+    let bytes = bitpack::encode(&named_skip).unwrap();
+    assert_eq!(bitpack::decode::<Kinds>(&bytes).unwrap(), Kinds::Fields { tags: vec![], ignored: false });
+}
+
+#[test]
+fn an_enum_without_variants_refuses_every_input() {
+    let error = ::bitpack::decode::<Never>(&[]).unwrap_err();
+    assert_eq!(error.kind(), ::bitpack::ErrorKind::InvalidTag);
+}

@@ -1,0 +1,7 @@
+#[derive(bitpack::BitPack)]
+struct Player {
+    #[bitpack(adaptive)]
+    speed: f32,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(bitpack::BitPack)]
+struct Player {
+    #[bitpack(relative)]
+    sequence: u16,
+}
+
+fn main() {}

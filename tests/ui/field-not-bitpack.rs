@@ -1,0 +1,8 @@
+struct Handle;
+
+#[derive(bitpack::BitPack)]
+struct Player {
+    handle: Handle,
+}
+
+fn main() {}

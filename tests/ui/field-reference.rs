@@ -1,0 +1,6 @@
+#[derive(bitpack::BitPack)]
+struct Player<'a> {
+    name: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[derive(bitpack::BitPack)]
+struct Player {
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[derive(bitpack::BitPack)]
+struct Player {
+    count: usize,
+}
+
+fn main() {}

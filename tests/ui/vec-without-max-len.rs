@@ -1,0 +1,6 @@
+#[derive(bitpack::BitPack)]
+struct Player {
+    inventory: Vec<u8>,
+}
+
+fn main() {}
