@@ -10,6 +10,7 @@
 //! move and 5% change health on each tick.
 
 use crate::rng::SplitMix64;
+use bitpack::BitPack;
 use serde::{Deserialize, Serialize};
 
 /// Snapshots in the dataset.
@@ -30,18 +31,29 @@ pub const POSITION_RANGE: (f32, f32, f32) = (-1024.0, 1024.0, 0.01);
 /// Velocity range per axis, and its resolution.
 pub const VELOCITY_RANGE: (f32, f32, f32) = (-64.0, 64.0, 0.01);
 /// Yaw range and resolution.
-pub const YAW_RANGE: (f32, f32, f32) = (0.0, core::f32::consts::TAU, 0.001);
+pub const YAW_RANGE: (f32, f32, f32) = (0.0, YAW_MAX, 0.001);
+/// Largest yaw.
+pub const YAW_MAX: f32 = core::f32::consts::TAU;
 /// Largest health.
 pub const HEALTH_MAX: u16 = 1000;
 /// Largest armor.
 pub const ARMOR_MAX: u8 = 100;
 /// Stick axis range and resolution.
-pub const STICK_RANGE: (f32, f32, f32) = (-1.0, 1.0, 1.0 / 127.0);
+pub const STICK_RANGE: (f32, f32, f32) = (-1.0, 1.0, STICK_RES);
+/// One step of a stick axis.
+pub const STICK_RES: f32 = 1.0 / 127.0;
 /// Aim yaw range and resolution.
-pub const AIM_YAW_RANGE: (f32, f32, f32) = (-core::f32::consts::PI, core::f32::consts::PI, 0.0005);
+pub const AIM_YAW_RANGE: (f32, f32, f32) = (AIM_YAW_MIN, AIM_YAW_MAX, 0.0005);
+/// Smallest aim yaw.
+pub const AIM_YAW_MIN: f32 = -core::f32::consts::PI;
+/// Largest aim yaw.
+pub const AIM_YAW_MAX: f32 = core::f32::consts::PI;
 /// Aim pitch range and resolution.
-pub const AIM_PITCH_RANGE: (f32, f32, f32) =
-    (-core::f32::consts::FRAC_PI_2, core::f32::consts::FRAC_PI_2, 0.0005);
+pub const AIM_PITCH_RANGE: (f32, f32, f32) = (AIM_PITCH_MIN, AIM_PITCH_MAX, 0.0005);
+/// Smallest aim pitch.
+pub const AIM_PITCH_MIN: f32 = -core::f32::consts::FRAC_PI_2;
+/// Largest aim pitch.
+pub const AIM_PITCH_MAX: f32 = core::f32::consts::FRAC_PI_2;
 /// Largest weapon slot.
 pub const WEAPON_MAX: u8 = 15;
 
@@ -58,6 +70,7 @@ pub const WEAPON_MAX: u8 = 15;
     bitcode::Decode,
     bincode::Encode,
     bincode::Decode,
+    BitPack,
 )]
 pub enum EntityKind {
     Player,
@@ -108,6 +121,7 @@ impl EntityKind {
     bitcode::Decode,
     bincode::Encode,
     bincode::Decode,
+    BitPack,
 )]
 pub struct EntityFlags {
     pub on_ground: bool,
@@ -129,23 +143,31 @@ pub struct EntityFlags {
     bitcode::Decode,
     bincode::Encode,
     bincode::Decode,
+    BitPack,
 )]
 pub struct Entity {
     /// 0..=4095.
+    #[bits(min = 0, max = ID_MAX)]
     pub id: u16,
     pub kind: EntityKind,
     /// Each axis in [-1024, 1024], sent at 0.01.
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
     pub position: [f32; 3],
     /// Each axis in [-64, 64], sent at 0.01; exactly zero when still.
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)]
     pub velocity: [f32; 3],
     /// [0, 2pi), sent at 0.001.
+    #[quantize(min = 0.0, max = YAW_MAX, res = 0.001)]
     pub yaw: f32,
     /// 0..=1000.
+    #[bits(min = 0, max = HEALTH_MAX)]
     pub health: u16,
     /// 0..=100.
+    #[bits(min = 0, max = ARMOR_MAX)]
     pub armor: u8,
     pub flags: EntityFlags,
     /// Another entity's id.
+    #[bits(min = 0, max = ID_MAX)]
     pub target: Option<u16>,
 }
 
@@ -160,10 +182,12 @@ pub struct Entity {
     bitcode::Decode,
     bincode::Encode,
     bincode::Decode,
+    BitPack,
 )]
 pub struct Snapshot {
     pub tick: u32,
     /// At most [`ENTITIES`].
+    #[bitpack(max_len = ENTITIES)]
     pub entities: Vec<Entity>,
 }
 
@@ -179,20 +203,26 @@ pub struct Snapshot {
     bitcode::Decode,
     bincode::Encode,
     bincode::Decode,
+    BitPack,
 )]
 pub struct PlayerInput {
     pub tick: u32,
     /// 16 button bits.
     pub buttons: u16,
     /// [-1, 1] at 1/127.
+    #[quantize(min = -1.0, max = 1.0, res = STICK_RES)]
     pub move_x: f32,
     /// [-1, 1] at 1/127.
+    #[quantize(min = -1.0, max = 1.0, res = STICK_RES)]
     pub move_y: f32,
     /// [-pi, pi] at 0.0005.
+    #[quantize(min = AIM_YAW_MIN, max = AIM_YAW_MAX, res = 0.0005)]
     pub aim_yaw: f32,
     /// [-pi/2, pi/2] at 0.0005.
+    #[quantize(min = AIM_PITCH_MIN, max = AIM_PITCH_MAX, res = 0.0005)]
     pub aim_pitch: f32,
     /// 0..=15.
+    #[bits(min = 0, max = WEAPON_MAX)]
     pub weapon: u8,
     pub sequence: u16,
 }

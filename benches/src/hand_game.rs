@@ -1,7 +1,8 @@
 //! The size and speed reference for the peer benchmarks: snapshots and
 //! inputs packed by hand with the issue-2 hand packer ([`crate::hand`]):
 //! each field in exactly its bits, rounded up once per message, constants
-//! worked out by hand. Same layout as [`crate::wire`], proven by a test.
+//! worked out by hand. Same layout as the derived `BitPack` of
+//! [`crate::dataset`], proven by `tests/peers_agree.rs`.
 
 use crate::dataset::{ENTITIES, Entity, EntityFlags, EntityKind, PlayerInput, Snapshot};
 use crate::hand::{HandReader, HandWriter, dequantize, quantize};

@@ -10,7 +10,7 @@
 //! - [`dataset`]: 60 snapshots of 256 entities and 60 inputs, from a fixed seed.
 //! - [`quantized`]: the pre-quantized integer twin of the dataset.
 //! - [`proto`]: protobuf messages for both, derived by hand with prost.
-//! - [`wire`]: bitpack's `BitPack` for the dataset types.
+//!   The dataset types derive `BitPack`: that is bitpack's side of the comparison.
 //! - [`hand_game`]: the hand packer for snapshots and inputs.
 //! - [`peers`]: every encoding behind one interface, buffers reused.
 
@@ -22,4 +22,3 @@ pub mod peers;
 pub mod proto;
 pub mod quantized;
 pub mod rng;
-pub mod wire;

@@ -270,7 +270,7 @@ pub fn snapshot_contenders(data: &Dataset) -> Vec<Box<dyn Contender>> {
     let pb_floats: Vec<PbSnapshot> = floats.iter().map(PbSnapshot::from).collect();
     let pb_ints: Vec<PbSnapshotQ> = ints.iter().map(PbSnapshotQ::from).collect();
     vec![
-        // SLOT(issue 3): the derived BitPack snapshot goes here (hand-written impls until then).
+        // The dataset types derive BitPack (issue 3).
         Box::new(Run::new("bitpack", floats.clone(), Bitpack::default(), false)),
         Box::new(Run::new("hand packer", floats.clone(), Hand::default(), false)),
         Box::new(Run::new("bitcode (floats)", floats.clone(), Bitcode::default(), true)),

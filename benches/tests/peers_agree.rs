@@ -56,6 +56,16 @@ fn hand_packer_writes_bitpacks_bytes() {
 }
 
 #[test]
+fn derived_bounds_are_the_field_bits() {
+    // id 12, kind 3, position 3x18, velocity 3x14, yaw 13, health 10, armor 7, flags 5, target 1 + 12.
+    assert_eq!(dataset::Entity::MAX_BITS, 159);
+    assert_eq!(Snapshot::MAX_BITS, 32 + 9 + 256 * 159);
+    assert_eq!(Snapshot::MAX_BITS.div_ceil(8), hand_game::SNAPSHOT_MAX_BYTES);
+    // tick 32, buttons 16, sticks 2x8, aim 14 + 13, weapon 4, sequence 16.
+    assert_eq!(PlayerInput::MAX_BITS, 111);
+}
+
+#[test]
 fn hand_reader_refuses_truncated_snapshots() {
     let data = dataset::generate();
     let bytes = bitpack_bytes(&data.snapshots[0]);
