@@ -13,8 +13,11 @@
 //!   The dataset types derive `BitPack`: that is bitpack's side of the comparison.
 //! - [`hand_game`]: the hand packer for snapshots and inputs.
 //! - [`peers`]: every encoding behind one interface, buffers reused.
+//! - [`delta_estimate`]: bits of a baseline-delta stream with a hand grouping,
+//!   until the derive supports change groups.
 
 pub mod dataset;
+pub mod delta_estimate;
 pub mod hand;
 pub mod hand_game;
 pub mod object;

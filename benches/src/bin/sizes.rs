@@ -11,8 +11,8 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use bitpack_benches::dataset;
 use bitpack_benches::peers::{self, Contender, PeerError, REFERENCE};
+use bitpack_benches::{dataset, delta_estimate};
 
 const ZSTD_LEVEL: i32 = 3;
 
@@ -65,7 +65,7 @@ fn run(options: &Options) -> Result<(), PeerError> {
         for contender in contenders.iter_mut() {
             contender.prepare()?;
         }
-        print_sizes(kind, contenders)?;
+        print_sizes(kind, contenders, &data)?;
     }
     if options.quick {
         for (kind, contenders) in &mut kinds {
@@ -79,44 +79,90 @@ fn zstd_len(compressor: &mut zstd::bulk::Compressor<'_>, bytes: &[u8]) -> Result
     compressor.compress(bytes).map(|c| c.len()).map_err(|e| PeerError(format!("zstd: {e}")))
 }
 
-fn print_sizes(kind: &str, contenders: &[Box<dyn Contender>]) -> Result<(), PeerError> {
+/// One row of a sizes table: mean bytes per message, raw and compressed.
+struct SizeRow {
+    name: String,
+    raw: f64,
+    zstd_each: f64,
+    zstd_stream: f64,
+}
+
+fn size_row(
+    compressor: &mut zstd::bulk::Compressor<'_>,
+    name: &str,
+    messages: &[&[u8]],
+) -> Result<SizeRow, PeerError> {
+    let mut raw = 0;
+    let mut compressed = 0;
+    let mut stream = Vec::new();
+    for bytes in messages {
+        raw += bytes.len();
+        compressed += zstd_len(compressor, bytes)?;
+        stream.extend_from_slice(bytes);
+    }
+    let stream_compressed = zstd_len(compressor, &stream)?;
+    let per = |total: usize| total as f64 / messages.len().max(1) as f64;
+    Ok(SizeRow {
+        name: name.to_string(),
+        raw: per(raw),
+        zstd_each: per(compressed),
+        zstd_stream: per(stream_compressed),
+    })
+}
+
+/// The estimated baseline-delta stream: every snapshot after the first
+/// against the one before it.
+fn delta_row(
+    compressor: &mut zstd::bulk::Compressor<'_>,
+    data: &dataset::Dataset,
+) -> Result<SizeRow, PeerError> {
+    let mut buf = vec![0u8; 1 << 16];
+    let mut deltas = Vec::new();
+    for pair in data.snapshots.windows(2) {
+        let used = delta_estimate::encode_delta(&pair[1], &pair[0], &mut buf)
+            .map_err(|e| PeerError(format!("delta: {e}")))?;
+        deltas.push(buf[..used].to_vec());
+    }
+    let messages: Vec<&[u8]> = deltas.iter().map(Vec::as_slice).collect();
+    size_row(compressor, "bitpack baseline delta, estimate (see README)", &messages)
+}
+
+fn print_sizes(
+    kind: &str,
+    contenders: &[Box<dyn Contender>],
+    data: &dataset::Dataset,
+) -> Result<(), PeerError> {
     let mut compressor =
         zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| PeerError(format!("zstd: {e}")))?;
+    let mut rows = Vec::new();
+    for contender in contenders {
+        let messages: Vec<&[u8]> = (0..contender.len()).map(|index| contender.encoded(index)).collect();
+        rows.push(size_row(&mut compressor, contender.name(), &messages)?);
+    }
+    if kind == "snapshot" {
+        rows.push(delta_row(&mut compressor, data)?);
+    }
+    let hand = rows.iter().find(|row| row.name == "hand packer").map_or(1.0, |row| row.raw);
     println!("### Bytes per {kind}\n");
     println!(
-        "| encoding | bytes | zstd-{ZSTD_LEVEL} per message | zstd-{ZSTD_LEVEL} stream, per message | bytes vs hand |"
+        "| encoding | bytes | zstd-{ZSTD_LEVEL} per message | zstd-{ZSTD_LEVEL} stream, per message | bytes / hand |"
     );
     println!("|---|---:|---:|---:|---:|");
-    let mut hand_bytes = None;
-    for contender in contenders {
-        let count = contender.len();
-        let mut raw = 0;
-        let mut compressed = 0;
-        let mut stream = Vec::new();
-        for index in 0..count {
-            let bytes = contender.encoded(index);
-            raw += bytes.len();
-            compressed += zstd_len(&mut compressor, bytes)?;
-            stream.extend_from_slice(bytes);
-        }
-        let stream_compressed = zstd_len(&mut compressor, &stream)?;
-        let per = |total: usize| total as f64 / count as f64;
-        if contender.name() == "hand packer" {
-            hand_bytes = Some(per(raw));
-        }
-        let versus = hand_bytes.map_or("".to_string(), |hand| format!("{:.2}", per(raw) / hand));
+    for row in &rows {
         println!(
-            "| {} | {:.1} | {:.1} | {:.1} | {versus} |",
-            contender.name(),
-            per(raw),
-            per(compressed),
-            per(stream_compressed)
+            "| {} | {:.1} | {:.1} | {:.1} | {:.2} |",
+            row.name,
+            row.raw,
+            row.zstd_each,
+            row.zstd_stream,
+            row.raw / hand
         );
     }
     if kind == "snapshot" {
-        // SLOT(issue 4): change-group and baseline-delta streams, once they land on main.
-        println!("| bitpack change groups (issue 4) | pending | | | |");
-        println!("| bitpack baseline delta (issue 4) | pending | | | |");
+        // SLOT(issue 4, phase 2): the derived change-group (tracked) and
+        // baseline-delta streams replace the estimate above.
+        println!("| bitpack change groups, tracked (issue 4) | pending | | | |");
+        println!("| bitpack baseline delta, derived (issue 4) | pending | | | |");
     }
     println!();
     Ok(())
