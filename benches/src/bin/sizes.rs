@@ -1,10 +1,11 @@
 //! Prints markdown tables of message sizes per encoding (raw, zstd level 3
 //! per message, zstd level 3 over the 60-message stream) for the issue-6
 //! dataset; with `--quick`, also times every encoding interleaved in one
-//! process and prints ratios to bitcode on the integer twin.
+//! process and prints ratios to bitcode on the integer twin; with `--svg`,
+//! writes a bar chart of bytes per snapshot.
 //!
 //! ```text
-//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]]
+//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]] [--svg PATH]
 //! ```
 
 use std::hint::black_box;
@@ -19,10 +20,12 @@ const ZSTD_LEVEL: i32 = 3;
 struct Options {
     quick: bool,
     rounds: usize,
+    /// Where to write the bytes-per-snapshot chart, if anywhere.
+    svg: Option<String>,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options = Options { quick: false, rounds: 100 };
+    let mut options = Options { quick: false, rounds: 100, svg: None };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -31,8 +34,9 @@ fn parse_options() -> Result<Options, String> {
                 let value = args.next().ok_or("--rounds needs a number")?;
                 options.rounds = value.parse().map_err(|_| format!("--rounds: not a number: {value}"))?;
             }
+            "--svg" => options.svg = Some(args.next().ok_or("--svg needs a path")?),
             "-h" | "--help" => {
-                return Err("usage: sizes [--quick [--rounds N]]".to_string());
+                return Err("usage: sizes [--quick [--rounds N]] [--svg PATH]".to_string());
             }
             other => return Err(format!("unknown argument {other}; try --help")),
         }
@@ -65,7 +69,12 @@ fn run(options: &Options) -> Result<(), PeerError> {
         for contender in contenders.iter_mut() {
             contender.prepare()?;
         }
-        print_sizes(kind, contenders, &data)?;
+        let rows = print_sizes(kind, contenders, &data)?;
+        if *kind == "snapshot"
+            && let Some(path) = &options.svg
+        {
+            std::fs::write(path, chart(&rows)).map_err(|e| PeerError(format!("{path}: {e}")))?;
+        }
     }
     if options.quick {
         for (kind, contenders) in &mut kinds {
@@ -124,14 +133,14 @@ fn delta_row(
         deltas.push(buf[..used].to_vec());
     }
     let messages: Vec<&[u8]> = deltas.iter().map(Vec::as_slice).collect();
-    size_row(compressor, "bitpack baseline delta, estimate (see README)", &messages)
+    size_row(compressor, "bitpack baseline delta (estimate)", &messages)
 }
 
 fn print_sizes(
     kind: &str,
     contenders: &[Box<dyn Contender>],
     data: &dataset::Dataset,
-) -> Result<(), PeerError> {
+) -> Result<Vec<SizeRow>, PeerError> {
     let mut compressor =
         zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| PeerError(format!("zstd: {e}")))?;
     let mut rows = Vec::new();
@@ -165,7 +174,57 @@ fn print_sizes(
         println!("| bitpack baseline delta, derived (issue 4) | pending | | | |");
     }
     println!();
-    Ok(())
+    Ok(rows)
+}
+
+/// A horizontal bar chart of bytes per snapshot: each message alone, and
+/// the zstd-compressed stream per message.
+fn chart(rows: &[SizeRow]) -> String {
+    const LEFT: f64 = 330.0;
+    const WIDTH: f64 = 460.0;
+    const ROW: f64 = 30.0;
+    let top = 50.0;
+    let scale = rows.iter().map(|row| row.raw.max(row.zstd_stream)).fold(1.0, f64::max);
+    let height = top + ROW * rows.len() as f64 + 40.0;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{height}\" \
+         font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">Bytes per snapshot \
+         (256 entities, 60 snapshots; lower is better)</text>\n\
+         <rect x=\"{LEFT}\" y=\"30\" width=\"10\" height=\"10\" fill=\"#4a78b5\"/>\
+         <text x=\"{lx1}\" y=\"39\">one message</text>\n\
+         <rect x=\"{lx2}\" y=\"30\" width=\"10\" height=\"10\" fill=\"#e08a3c\"/>\
+         <text x=\"{lx3}\" y=\"39\">zstd-3 over the stream, per message</text>\n",
+        w = LEFT + WIDTH + 70.0,
+        lx1 = LEFT + 14.0,
+        lx2 = LEFT + 110.0,
+        lx3 = LEFT + 124.0,
+    );
+    for (index, row) in rows.iter().enumerate() {
+        let y = top + ROW * index as f64;
+        let raw = row.raw / scale * WIDTH;
+        let packed = row.zstd_stream / scale * WIDTH;
+        svg += &format!(
+            "<text x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{name}</text>\n\
+             <rect x=\"{LEFT}\" y=\"{y}\" width=\"{raw:.1}\" height=\"12\" fill=\"#4a78b5\"/>\
+             <text x=\"{rx:.1}\" y=\"{ry}\">{raw_bytes:.0}</text>\n\
+             <rect x=\"{LEFT}\" y=\"{y2}\" width=\"{packed:.1}\" height=\"12\" fill=\"#e08a3c\"/>\
+             <text x=\"{px:.1}\" y=\"{py}\">{packed_bytes:.0}</text>\n",
+            tx = LEFT - 8.0,
+            ty = y + 16.0,
+            name = row.name.replace('&', "&amp;").replace('<', "&lt;"),
+            rx = LEFT + raw + 4.0,
+            ry = y + 10.0,
+            raw_bytes = row.raw,
+            y2 = y + 13.0,
+            px = LEFT + packed + 4.0,
+            py = y + 23.0,
+            packed_bytes = row.zstd_stream,
+        );
+    }
+    svg += "</svg>\n";
+    svg
 }
 
 fn time_encode(contender: &mut dyn Contender) -> Result<Duration, PeerError> {
