@@ -260,6 +260,30 @@ impl Codec<PlayerInput> for Hand {
     }
 }
 
+/// The hand packer with each entity's floats quantized as one 8-lane
+/// vector: how fast the reference arithmetic can go (snapshots only).
+pub struct HandLanes(Vec<u8>);
+
+impl Default for HandLanes {
+    fn default() -> Self {
+        HandLanes(vec![0; 1 << 16])
+    }
+}
+
+impl Codec<Snapshot> for HandLanes {
+    #[inline]
+    fn encode(&mut self, value: &Snapshot) -> Result<&[u8], PeerError> {
+        let used = hand_game::write_snapshot_lanes(value, &mut self.0)
+            .ok_or_else(|| error("hand", "does not fit"))?;
+        Ok(&self.0[..used])
+    }
+
+    #[inline]
+    fn decode(&mut self, bytes: &[u8]) -> Result<Snapshot, PeerError> {
+        hand_game::read_snapshot_lanes(bytes).ok_or_else(|| error("hand", "invalid snapshot"))
+    }
+}
+
 /// Name of the reference every ratio is taken to.
 pub const REFERENCE: &str = "bitcode (ints)";
 
@@ -273,6 +297,7 @@ pub fn snapshot_contenders(data: &Dataset) -> Vec<Box<dyn Contender>> {
         // The dataset types derive BitPack (issue 3).
         Box::new(Run::new("bitpack", floats.clone(), Bitpack::default(), false)),
         Box::new(Run::new("hand packer", floats.clone(), Hand::default(), false)),
+        Box::new(Run::new("hand packer, 8-lane floats", floats.clone(), HandLanes::default(), false)),
         Box::new(Run::new("bitcode (floats)", floats.clone(), Bitcode::default(), true)),
         Box::new(Run::new(REFERENCE, ints.clone(), Bitcode::default(), true)),
         Box::new(Run::new("postcard (floats)", floats.clone(), Postcard::default(), true)),

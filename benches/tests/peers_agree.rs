@@ -27,8 +27,12 @@ fn hand_packer_writes_bitpacks_bytes() {
         snapshot.write_to(&mut counter).expect("counts");
         assert_eq!(counter.bytes(), used, "rounded up once per message");
 
+        let lanes = hand_game::write_snapshot_lanes(snapshot, &mut buf).expect("hand writes");
+        assert_eq!(ours, buf[..lanes], "8-lane quantization writes the same bytes");
+
         let back = Snapshot::read_from(&mut BitReader::new(&ours)).expect("bitpack reads");
         assert_eq!(hand_game::read_snapshot(&ours).as_ref(), Some(&back));
+        assert_eq!(hand_game::read_snapshot_lanes(&ours).as_ref(), Some(&back));
         for (before, after) in snapshot.entities.iter().zip(&back.entities) {
             assert_eq!(
                 (before.id, before.kind, before.health, before.armor),
@@ -71,6 +75,7 @@ fn hand_reader_refuses_truncated_snapshots() {
     let bytes = bitpack_bytes(&data.snapshots[0]);
     for cut in [0, 5, 6, 100, bytes.len() - 1] {
         assert!(hand_game::read_snapshot(&bytes[..cut]).is_none(), "cut at {cut}");
+        assert!(hand_game::read_snapshot_lanes(&bytes[..cut]).is_none(), "cut at {cut}");
         assert!(Snapshot::read_from(&mut BitReader::new(&bytes[..cut])).is_err(), "cut at {cut}");
     }
 }

@@ -22,10 +22,14 @@ struct Options {
     rounds: usize,
     /// Where to write the bytes-per-snapshot chart, if anywhere.
     svg: Option<String>,
+    /// Only loop one snapshot contender's encode (or decode), for perf or
+    /// valgrind: `--profile NAME [--decode]`.
+    profile: Option<String>,
+    decode: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options = Options { quick: false, rounds: 100, svg: None };
+    let mut options = Options { quick: false, rounds: 100, svg: None, profile: None, decode: false };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -35,8 +39,10 @@ fn parse_options() -> Result<Options, String> {
                 options.rounds = value.parse().map_err(|_| format!("--rounds: not a number: {value}"))?;
             }
             "--svg" => options.svg = Some(args.next().ok_or("--svg needs a path")?),
+            "--profile" => options.profile = Some(args.next().ok_or("--profile needs an encoding name")?),
+            "--decode" => options.decode = true,
             "-h" | "--help" => {
-                return Err("usage: sizes [--quick [--rounds N]] [--svg PATH]".to_string());
+                return Err("usage: sizes [--quick [--rounds N]] [--svg PATH] [--profile NAME [--decode] [--rounds N]]".to_string());
             }
             other => return Err(format!("unknown argument {other}; try --help")),
         }
@@ -56,6 +62,9 @@ fn main() -> ExitCode {
 
 fn run(options: &Options) -> Result<(), PeerError> {
     let data = dataset::generate();
+    if let Some(name) = &options.profile {
+        return profile(&data, name, options.decode, options.rounds);
+    }
     println!(
         "Dataset fingerprint {:#018x}: {} snapshots of {} entities, {} inputs.\n",
         dataset::fingerprint(&data),
@@ -175,6 +184,28 @@ fn print_sizes(
     }
     println!();
     Ok(rows)
+}
+
+/// Loops one snapshot contender over the 60 snapshots `rounds` times and
+/// nothing else, so a profiler sees only it.
+fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> Result<(), PeerError> {
+    let mut contenders = peers::snapshot_contenders(data);
+    let Some(contender) = contenders.iter_mut().find(|c| c.name() == name) else {
+        let names: Vec<&str> = contenders.iter().map(|c| c.name()).collect();
+        return Err(PeerError(format!("no encoding named {name:?}; one of {names:?}")));
+    };
+    contender.prepare()?;
+    let elapsed = if decode {
+        (0..rounds).map(|_| time_decode(&mut **contender)).sum::<Result<Duration, PeerError>>()?
+    } else {
+        (0..rounds).map(|_| time_encode(&mut **contender)).sum::<Result<Duration, PeerError>>()?
+    };
+    let per = elapsed.as_secs_f64() * 1e9 / (rounds * contender.len()).max(1) as f64;
+    println!(
+        "{name}: {} {per:.0} ns per snapshot over {rounds} rounds",
+        if decode { "decode" } else { "encode" }
+    );
+    Ok(())
 }
 
 /// A horizontal bar chart of bytes per snapshot: each message alone, and
