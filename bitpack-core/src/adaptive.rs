@@ -69,7 +69,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
-use crate::write::BitWrite;
+use crate::write::{BitWrite, write_wide_bits};
 
 mod sealed {
     pub trait Sealed {}
@@ -247,31 +247,16 @@ fn magnitude_of<T: AdaptiveInt, W: BitWrite>(writer: &W, value: T, signs: Signs)
     value.to_magnitude(signs).ok_or_else(|| Error::new(ErrorKind::OutOfRange, writer.bits_written()))
 }
 
-/// Writes the low `bits` (0..=128) bits of `value`, low 64 first.
+/// Writes the low `bits` (0..=128) bits of `value` as one write.
 #[inline(always)]
 fn write_wide<W: BitWrite>(writer: &mut W, value: u128, bits: u32) -> Result<(), Error> {
-    match bits {
-        0 => Ok(()),
-        1..=64 => writer.write_bits64(value as u64, bits),
-        _ => {
-            writer.write_bits64(value as u64, 64)?;
-            writer.write_bits64((value >> 64) as u64, bits - 64)
-        }
-    }
+    write_wide_bits(writer, value, bits)
 }
 
 /// Reads `bits` (0..=128) bits written by [`write_wide`].
 #[inline(always)]
 fn read_wide(reader: &mut BitReader<'_>, bits: u32) -> Result<u128, Error> {
-    match bits {
-        0 => Ok(0),
-        1..=64 => Ok(u128::from(reader.read_bits64(bits)?)),
-        _ => {
-            let low = reader.read_bits64(64)?;
-            let high = reader.read_bits64(bits - 64)?;
-            Ok(u128::from(low) | (u128::from(high) << 64))
-        }
-    }
+    reader.read_wide_bits(bits)
 }
 
 /// Writes one magnitude in the single-value form.

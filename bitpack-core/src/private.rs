@@ -4,12 +4,14 @@
 //! public API can stay small and change freely behind it.
 
 pub use crate::bits::{bits_required, bits_required64, bits_required128};
+pub use crate::change::{BitFingerprint, ChangeGroups, GroupRecord, GroupTracker};
 pub use crate::error::{Error, ErrorKind};
 pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
+pub use core::clone::Clone;
 pub use core::default::Default;
 pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
@@ -18,7 +20,9 @@ pub mod adaptive;
 pub mod message;
 pub mod schema;
 
+mod change;
 mod ranged;
+pub use change::*;
 pub use ranged::*;
 
 use crate::bits::bit_length_u128;

@@ -178,16 +178,20 @@ impl<'a> BitReader<'a> {
         if min > max {
             return self.fail(start, ErrorKind::InvalidDeclaration);
         }
-        let offset = self.take_u128(bits_required128(min, max))?;
+        let offset = self.read_wide_bits(bits_required128(min, max))?;
         if offset > (max as u128).wrapping_sub(min as u128) {
             return self.fail(start, ErrorKind::OutOfRange);
         }
         Ok(offset.wrapping_add(min as u128) as i128)
     }
 
-    /// `bits` (0..=128) bits, low 64 first.
+    /// `bits` (0..=128) bits, low 64 first, checked to remain before any is
+    /// read.
     #[inline(always)]
-    fn take_u128(&mut self, bits: u32) -> Result<u128, Error> {
+    pub(crate) fn read_wide_bits(&mut self, bits: u32) -> Result<u128, Error> {
+        if bits > 128 {
+            return self.fail(self.position, ErrorKind::InvalidDeclaration);
+        }
         self.need(bits as usize)?;
         if bits <= 64 {
             return Ok(u128::from(self.take(bits)?));
@@ -224,7 +228,7 @@ impl<'a> BitReader<'a> {
     /// 128 raw bits.
     #[inline]
     pub fn read_u128(&mut self) -> Result<u128, Error> {
-        self.take_u128(128)
+        self.read_wide_bits(128)
     }
 
     /// 32 IEEE-754 bits, any pattern.

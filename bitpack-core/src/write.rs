@@ -368,6 +368,26 @@ fn check_range<S: BitSink + ?Sized, T: PartialOrd>(sink: &S, value: T, min: T, m
     Ok(())
 }
 
+/// Writes the low `bits` (0..=128) bits of `value` (which must fit in
+/// them), low 64 first, as one write: on `Err` nothing was written. For
+/// the core's own encodings wider than `write_bits64`.
+#[inline(always)]
+pub(crate) fn write_wide_bits<S: BitSink + ?Sized>(
+    sink: &mut S,
+    value: u128,
+    bits: u32,
+) -> Result<(), Error> {
+    if bits > 128 {
+        return Err(fail(sink, ErrorKind::InvalidDeclaration));
+    }
+    if bits < 128 && value >> bits != 0 {
+        return Err(fail(sink, ErrorKind::OutOfRange));
+    }
+    sink.reserve(bits as usize)?;
+    push_u128(sink, value, bits);
+    Ok(())
+}
+
 /// Pushes the low `bits` (0..=128) bits of `value`, low 64 first.
 #[inline(always)]
 fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {

@@ -61,7 +61,7 @@ pub const BITPACK_KEYS: &[Key] = &[
     key("max_bytes", true, Place::Container, Status::Ready),
     key("crate", true, Place::Container, Status::Ready),
     // Change groups (issue 4) and adaptive integers (issue 5).
-    key("relative", false, Place::Field, Status::Later),
+    key("relative", false, Place::Field, Status::Ready),
     key("adaptive", false, Place::Either, Status::Ready),
 ];
 
@@ -201,6 +201,10 @@ pub struct FieldAttrs {
     pub max_len: Option<Setting<Value>>,
     pub skip: Option<Ident>,
     pub adaptive: Option<Ident>,
+    /// `#[bitpack(relative)]`: coded against the baseline in deltas.
+    pub relative: Option<Ident>,
+    /// `#[change_group]` / `#[change_group(name)]`.
+    pub change_group: Option<crate::change::GroupAttr>,
 }
 
 /// The helper attributes of the type itself.
@@ -346,9 +350,10 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
         } else if path.is_ident("bitpack") {
             parse_keys(attr, BITPACK_KEYS, Place::Field, &mut bitpack, errors);
         } else if path.is_ident("change_group") {
-            not_yet(attr, errors);
+            crate::change::field_attr(attr, &mut parsed.change_group, errors);
         }
     }
+    parsed.relative = bitpack.iter().find(|(ident, _)| ident == "relative").map(|(ident, _)| ident.clone());
     parsed.max_len = take_value(&mut bitpack, "max_len").map(|(name, value)| Setting { name, value });
     parsed.adaptive = take_flag(&mut bitpack, "adaptive");
     parsed.skip = bitpack.into_iter().find(|(ident, _)| ident == "skip").map(|(ident, _)| ident);
@@ -366,7 +371,7 @@ pub fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> ContainerAtt
         } else if path.is_ident("bits") || path.is_ident("quantize") {
             errors.spanned(path, format!("#[{}] goes on a field, not on the type; move it", path_name(path)));
         } else if path.is_ident("change_group") {
-            not_yet(attr, errors);
+            crate::change::misplaced(attr, "the type", errors);
         }
     }
     parsed.max_bytes = take_value(&mut bitpack, "max_bytes").map(|(name, value)| Setting { name, value });
@@ -392,13 +397,9 @@ pub fn variant_attrs(attrs: &[Attribute], errors: &mut Errors) {
                 ),
             );
         } else if path.is_ident("change_group") {
-            not_yet(attr, errors);
+            crate::change::misplaced(attr, "an enum variant", errors);
         }
     }
-}
-
-fn not_yet(attr: &Attribute, errors: &mut Errors) {
-    errors.spanned(attr.path(), "#[change_group] is not supported yet; remove it");
 }
 
 fn attr_ident(attr: &Attribute) -> Ident {

@@ -66,6 +66,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let scope = scope.map(|scope| scope.expand(p, name, (&impl_generics, &ty_generics, where_clause)));
+    let changes = plan.changes.as_ref().map(|changes| crate::change::expand(changes, plan, &emitter));
     quote! {
         const _: () = {
             #(#consts)*
@@ -91,6 +92,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
             }
             #scope
             #force_check
+            #changes
         };
     }
 }
@@ -124,7 +126,7 @@ fn constant(constant: &Const<'_>) -> TokenStream {
 
 /// A value being written: a place (`self.x`) or a reference (`__field0`).
 #[derive(Clone)]
-pub enum Access {
+pub(crate) enum Access {
     Place(TokenStream),
     Ref(TokenStream),
 }
@@ -160,8 +162,8 @@ impl Access {
     }
 }
 
-struct Emitter {
-    runtime: TokenStream,
+pub(crate) struct Emitter {
+    pub(crate) runtime: TokenStream,
 }
 
 /// MAX_BITS, MIN_BITS, SCHEMA, the body of write_to, the body of read_from.
@@ -321,7 +323,7 @@ impl Emitter {
         (max_bits, min_bits, quote!(#p::schema::sequence(&[#(#schemas),*])))
     }
 
-    fn write(&self, encoding: &Encoding<'_>, access: &Access, depth: usize) -> TokenStream {
+    pub(crate) fn write(&self, encoding: &Encoding<'_>, access: &Access, depth: usize) -> TokenStream {
         let p = &self.runtime;
         match encoding {
             Encoding::Nested(ty) => {
@@ -389,7 +391,7 @@ impl Emitter {
     }
 
     /// An expression of the value's type, read from `__reader` (`?` on errors).
-    fn read(&self, encoding: &Encoding<'_>, depth: usize) -> TokenStream {
+    pub(crate) fn read(&self, encoding: &Encoding<'_>, depth: usize) -> TokenStream {
         let p = &self.runtime;
         match encoding {
             Encoding::Nested(ty) => quote_spanned!(ty.span()=> <#ty as #p::BitPack>::read_from(__reader)?),

@@ -11,6 +11,7 @@
 mod adaptive;
 mod ast;
 mod attr;
+mod change;
 mod errors;
 mod expand;
 mod fallback;

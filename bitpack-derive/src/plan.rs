@@ -18,6 +18,8 @@ pub struct Plan<'a> {
     pub consts: Vec<Const<'a>>,
     /// Compile-time checks for values the derive could not see (paths to constants).
     pub checks: Vec<Check>,
+    /// The change groups, for a struct with `#[change_group]` fields.
+    pub changes: Option<crate::change::ChangePlan>,
 }
 
 pub enum Body<'a> {

@@ -53,12 +53,21 @@ pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::E
         Some(setting) => setting.value.to_token_stream(),
         None => quote!(::bitpack),
     };
+    let changes = crate::change::plan(input, body.as_ref(), &mut planner.errors);
     planner.errors.finish()?;
     let Some(body) = body else {
         // Unreachable: a union always records an error above.
         return Err(syn::Error::new_spanned(&input.original.ident, "cannot derive BitPack here"));
     };
-    Ok(Plan { input: input.original, krate, max_bytes, body, consts: planner.consts, checks: planner.checks })
+    Ok(Plan {
+        input: input.original,
+        krate,
+        max_bytes,
+        body,
+        consts: planner.consts,
+        checks: planner.checks,
+        changes,
+    })
 }
 
 pub struct Planner<'a> {

@@ -1,58 +1,18 @@
 //! Hostile bytes never make an adaptive decoder allocate past the declared
 //! maximum lengths. A counting global allocator records the largest single
-//! allocation and the bytes live at once while a decode runs; this binary
-//! holds one test so nothing else allocates meanwhile.
+//! allocation and the bytes live at once while a decode runs, per thread.
 
 mod adaptive_support;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+mod counting_allocator;
 
 use adaptive_support::{Outer, SAMPLES_MAX_LEN, Samples};
 use bitpack::adaptive::{self, Signs};
 use bitpack::{BitPack, BitReader, BitWrite, BitWriter};
 
-struct Counting;
-
-static RECORDING: AtomicBool = AtomicBool::new(false);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-// A global allocator needs `unsafe impl`; this one forwards to `System`
-// unchanged and only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if RECORDING.load(Ordering::Relaxed) {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        }
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if RECORDING.load(Ordering::Relaxed) {
-            LIVE.fetch_sub(layout.size().min(LIVE.load(Ordering::Relaxed)), Ordering::Relaxed);
-        }
-        // SAFETY: `ptr` came from `alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
 /// Runs `decode` and returns (peak live bytes, largest single allocation).
 fn measure(decode: impl FnOnce()) -> (usize, usize) {
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    LARGEST.store(0, Ordering::Relaxed);
-    RECORDING.store(true, Ordering::SeqCst);
-    decode();
-    RECORDING.store(false, Ordering::SeqCst);
-    (PEAK.load(Ordering::Relaxed), LARGEST.load(Ordering::Relaxed))
+    let ((), usage) = counting_allocator::measure(decode);
+    (usage.peak_live, usage.largest)
 }
 
 /// A small deterministic generator, so the test needs no allocation of its own.

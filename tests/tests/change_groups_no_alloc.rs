@@ -3,40 +3,12 @@
 //! delta pair. A counting global allocator (per thread) watches.
 
 mod change_groups_common;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod counting_allocator;
 
 use bitpack::{BitReader, BitWriter, ChangeGroups, Error, SnapshotRing};
 use change_groups_common::{Combat, Entity, SplitMix64};
 
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only
-// counts allocations on the calling thread.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
+use counting_allocator::allocations;
 
 #[test]
 fn the_steady_state_does_not_allocate() -> Result<(), Error> {

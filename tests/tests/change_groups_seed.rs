@@ -15,11 +15,10 @@ mod change_groups_common;
 
 use bitpack::change::{GroupRecord, read_relative_int, write_relative_int};
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
-use change_groups_common::{SplitMix64, delta, sent, tracked};
+use change_groups_common::seed::{Message, WORLD, scenario};
+use change_groups_common::{delta, sent, tracked};
 
 const ORIENTATION: (i32, i32) = (0, 359);
-const WORLD: (i32, i32) = (0, 1023);
-const TICKS_PER_PHASE: usize = 200;
 
 /// The seed message. Change groups: `header` {action, flags}, orientation,
 /// x, y; the checksum is outside any group (always written). `RELATIVE`
@@ -176,80 +175,9 @@ impl<const RELATIVE: bool> ChangeGroups for Seed<RELATIVE> {
     }
 }
 
-/// Plain message fields, shared by both `Seed` variants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Message {
-    action: u8,
-    flags: u8,
-    checksum: u8,
-    orientation: u16,
-    x: u16,
-    y: u16,
-}
-
-impl Message {
-    fn as_seed<const RELATIVE: bool>(&self) -> Seed<RELATIVE> {
-        let Message { action, flags, checksum, orientation, x, y } = *self;
-        Seed { action, flags, checksum, orientation, x, y }
-    }
-    /// The field sizes of the 8-byte wire struct, in bits, in order.
-    fn fields(&self) -> [(u16, usize); 6] {
-        [
-            (u16::from(self.action), 4),
-            (u16::from(self.flags), 4),
-            (u16::from(self.checksum), 8),
-            (self.orientation, 16),
-            (self.x, 16),
-            (self.y, 16),
-        ]
-    }
-}
-
-/// Steps `position` by `step` in `direction`, bouncing off the world edges.
-fn advance(position: &mut u16, direction: &mut i32, step: i32) {
-    let mut next = i32::from(*position) + *direction * step;
-    if !(WORLD.0..=WORLD.1).contains(&next) {
-        *direction = -*direction;
-        next = i32::from(*position) + *direction * step;
-    }
-    *position = next as u16;
-}
-
-fn turn(orientation: &mut u16, rng: &mut SplitMix64) {
-    let step = rng.range(1, 3) * if rng.chance(50) { 1 } else { -1 };
-    *orientation = (i32::from(*orientation) + step).rem_euclid(360) as u16;
-}
-
-/// The initial message and the 800 ticks after it.
-fn scenario() -> (Message, Vec<Message>) {
-    let mut rng = SplitMix64(0x5EED_2024);
-    let initial = Message { action: 3, flags: 0b1010, checksum: 0x42, orientation: 90, x: 100, y: 500 };
-    let mut state = initial;
-    let (mut dx, mut dy) = (1, 1);
-    let mut ticks = Vec::new();
-    for phase in 0..4 {
-        for _ in 0..TICKS_PER_PHASE {
-            match phase {
-                0 => advance(&mut state.x, &mut dx, rng.range(1, 2)),
-                1 => {
-                    advance(&mut state.x, &mut dx, rng.range(1, 2));
-                    advance(&mut state.y, &mut dy, rng.range(1, 2));
-                    turn(&mut state.orientation, &mut rng);
-                }
-                2 => {
-                    advance(&mut state.x, &mut dx, rng.range(1, 2));
-                    turn(&mut state.orientation, &mut rng);
-                }
-                _ => turn(&mut state.orientation, &mut rng),
-            }
-            let previous = state.checksum;
-            while state.checksum == previous {
-                state.checksum = rng.next_u64() as u8;
-            }
-            ticks.push(state);
-        }
-    }
-    (initial, ticks)
+fn as_seed<const RELATIVE: bool>(message: &Message) -> Seed<RELATIVE> {
+    let Message { action, flags, checksum, orientation, x, y } = *message;
+    Seed { action, flags, checksum, orientation, x, y }
 }
 
 /// Bytes for each tick with a 6-bit changed mask, then the changed fields
@@ -277,12 +205,12 @@ fn change_group_bytes<const RELATIVE: bool>(initial: Message, ticks: &[Message])
     let mut buf = [0u8; 16];
     let mut latest = <Seed<RELATIVE> as ChangeGroups>::Tracker::default();
     // The known initial message: written once, acknowledged, not counted.
-    initial.as_seed::<RELATIVE>().write_changes(&mut BitCounter::new(), &Default::default(), &mut latest)?;
-    let mut receiver = initial.as_seed::<RELATIVE>();
+    as_seed::<RELATIVE>(&initial).write_changes(&mut BitCounter::new(), &Default::default(), &mut latest)?;
+    let mut receiver = as_seed::<RELATIVE>(&initial);
     let mut total = 0;
     for tick in ticks {
         let confirmed = latest;
-        let sent = tick.as_seed::<RELATIVE>();
+        let sent = as_seed::<RELATIVE>(tick);
         let mut writer = BitWriter::new(&mut buf);
         sent.write_changes(&mut writer, &confirmed, &mut latest)?;
         let used = writer.finish()?;
@@ -296,10 +224,10 @@ fn change_group_bytes<const RELATIVE: bool>(initial: Message, ticks: &[Message])
 /// Delta against the previous tick's message; checks every decode.
 fn delta_bytes<const RELATIVE: bool>(initial: Message, ticks: &[Message]) -> Result<usize, Error> {
     let mut buf = [0u8; 16];
-    let mut baseline = initial.as_seed::<RELATIVE>();
+    let mut baseline = as_seed::<RELATIVE>(&initial);
     let mut total = 0;
     for tick in ticks {
-        let sent = tick.as_seed::<RELATIVE>();
+        let sent = as_seed::<RELATIVE>(tick);
         let mut writer = BitWriter::new(&mut buf);
         sent.write_delta(&baseline, &mut writer)?;
         let used = writer.finish()?;

@@ -1,67 +1,29 @@
 //! Decoding never allocates more than the declared maximum lengths allow,
 //! nor more than the input could hold: a counting global allocator (per
-//! thread, so the harness's own threads don't count) watches every decode.
+//! thread) watches every decode.
 
+mod counting_allocator;
 mod derive_types;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use bitpack::{BitPack, BitWrite, BitWriter};
+use counting_allocator::measure;
 use derive_types::*;
 use proptest::prelude::*;
-
-struct CountingAllocator;
-
-thread_local! {
-    static BYTES_ALLOCATED: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only
-// adds up the bytes requested on the calling thread.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = BYTES_ALLOCATED.try_with(|total| total.set(total.get() + layout.size()));
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = BYTES_ALLOCATED.try_with(|total| total.set(total.get() + new_size));
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Bytes allocated while decoding `bytes` as a `T` (the value is dropped
 /// after counting).
 fn bytes_allocated_decoding<T: BitPack>(bytes: &[u8]) -> usize {
-    let before = BYTES_ALLOCATED.with(Cell::get);
-    let result = bitpack::decode::<T>(bytes);
-    let after = BYTES_ALLOCATED.with(Cell::get);
+    let (result, usage) = measure(|| bitpack::decode::<T>(bytes));
     drop(result);
-    after - before
+    usage.bytes
 }
 
 /// Player: a name of at most 16 bytes and an inventory of at most 8.
 const PLAYER_MAX_HEAP: usize = NAME_LEN + 8;
 /// Containers: up to 3 strings of 3 bytes in a Vec of 3, a box, a grid of
-/// 4 rows of 4 bools, and one temporary Vec per array read.
-const CONTAINERS_MAX_HEAP: usize = 3 * size_of::<String>()
-    + 3 * 3
-    + size_of::<(u8, bool)>()
-    + 4 * size_of::<Vec<bool>>()
-    + 4 * 4
-    + 3 * size_of::<Option<u8>>()
-    + 2 * size_of::<EntityId>();
+/// 4 rows of 4 bools (arrays are read in place).
+const CONTAINERS_MAX_HEAP: usize =
+    3 * size_of::<String>() + 3 * 3 + size_of::<(u8, bool)>() + 4 * size_of::<Vec<bool>>() + 4 * 4;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]

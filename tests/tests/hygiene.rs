@@ -128,10 +128,35 @@ mod shadowed {
             ignored: bool,
         },
     }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Inner {
+        #[change_group]
+        pub flag: bool,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Grouped<T> {
+        #[bits(min = 0, max = 15)]
+        pub id: u8,
+        #[change_group(motion)]
+        #[bits(min = 0, max = MAX_HEALTH)]
+        #[bitpack(relative)]
+        pub x: i32,
+        #[change_group(motion)]
+        #[bitpack(max_len = 2)]
+        pub path: ::std::vec::Vec<u8>,
+        #[change_group]
+        pub inner: Inner,
+        #[change_group]
+        pub generic: T,
+        #[bitpack(skip)]
+        pub cache: u64,
+    }
 }
 
 use ::bitpack::BitPack;
-use shadowed::{Adaptive, AdaptiveKinds, Generic, Kinds, Named, Never, Single, Tuple, Unit};
+use shadowed::{Adaptive, AdaptiveKinds, Generic, Grouped, Inner, Kinds, Named, Never, Single, Tuple, Unit};
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
     let bytes = bitpack::encode(value).unwrap();
@@ -202,4 +227,33 @@ fn skipped_fields_read_back_as_default() {
 fn an_enum_without_variants_refuses_every_input() {
     let error = ::bitpack::decode::<Never>(&[]).unwrap_err();
     assert_eq!(error.kind(), ::bitpack::ErrorKind::InvalidTag);
+}
+
+#[test]
+fn change_groups_work_without_the_prelude() {
+    use ::bitpack::{BitReader, BitWrite, BitWriter, ChangeGroups};
+    let value = Grouped {
+        id: 3,
+        x: 500,
+        path: vec![1],
+        inner: Inner { flag: true },
+        generic: Inner { flag: false },
+        cache: 0,
+    };
+    let mut latest = <Grouped<Inner> as ChangeGroups>::Tracker::default();
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    value.write_changes(&mut writer, &Default::default(), &mut latest).unwrap();
+    let used = writer.finish().unwrap();
+    let mut seen = Grouped { x: 0, path: vec![], ..value.clone() };
+    seen.read_changes(&mut BitReader::new(&buf[..used])).unwrap();
+    assert_eq!(seen, value);
+
+    let moved = Grouped { x: 502, ..value.clone() };
+    let mut writer = BitWriter::new(&mut buf);
+    moved.write_delta(&value, &mut writer).unwrap();
+    // id 4; motion 1 + x near (4) + path (2 + 8); inner 1; generic 1.
+    assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 1 + 1);
+    let used = writer.finish().unwrap();
+    assert_eq!(Grouped::read_delta(&value, &mut BitReader::new(&buf[..used])).unwrap(), moved);
 }

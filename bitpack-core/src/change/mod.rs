@@ -24,11 +24,13 @@ mod fingerprint;
 mod record;
 mod relative;
 mod ring;
+mod tracker;
 
 pub use fingerprint::{BitFingerprint, EXACT_BITS, Fingerprint};
 pub use record::{GroupRecord, write_delta_flag, write_tracked_flag};
 pub use relative::{NEAR_BITS, NEAR_MAX, NEAR_MIN, read_relative_int, relative_int_bits, write_relative_int};
 pub use ring::{SnapshotRing, sequence_newer};
+pub use tracker::GroupTracker;
 
 use crate::error::Error;
 use crate::pack::BitPack;
@@ -121,6 +123,12 @@ use crate::write::BitWrite;
 /// assert_eq!(w.bits_written(), 1 + 10 + 1); // health unchanged: one 0 bit
 /// # Ok::<(), bitpack_core::Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no change groups",
+    label = "a bare #[change_group] on this field nests the groups of `{Self}`",
+    note = "give the group a name, as in #[change_group(state)], to send the field whole as one group",
+    note = "or mark fields of `{Self}` with #[change_group] so that it derives `ChangeGroups`"
+)]
 pub trait ChangeGroups: BitPack {
     /// The sender's per-group records for one value (`Default` = nothing
     /// written yet).

@@ -13,7 +13,7 @@ use super::schema;
 use crate::bits::bit_length_u128;
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
-use crate::write::BitWrite;
+use crate::write::{BitWrite, write_wide_bits};
 
 #[cold]
 fn out_of_range(bit: usize) -> Error {
@@ -171,56 +171,29 @@ ranged!(
     |reader: &mut BitReader<'_>, min: u128, max: u128| read_u128_range(reader, min, max)
 );
 
-/// `u128` ranges reaching past `i128::MAX` have no core operation: the same
-/// wire (`value - min`, low bits first) is pushed in two parts.
+/// `u128` ranges: `write_int128` takes `i128`, so the same wire (`value -
+/// min` in `bits_required` bits, low 64 first) is written as one wide write.
 #[inline(always)]
 fn write_u128_range<W: BitWrite>(writer: &mut W, value: u128, min: u128, max: u128) -> Result<(), Error> {
-    if let (Ok(value), Ok(min), Ok(max)) = (i128::try_from(value), i128::try_from(min), i128::try_from(max)) {
-        return writer.write_int128(value, min, max);
-    }
     if min > max {
         return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written()));
     }
     if value < min || value > max {
         return Err(out_of_range(writer.bits_written()));
     }
-    let offset = value - min;
-    let bits = bit_length_u128(max - min);
-    match bits {
-        0 => Ok(()),
-        1..=64 => writer.write_bits64(offset as u64, bits),
-        _ => {
-            writer.write_bits64(offset as u64, 64)?;
-            writer.write_bits64((offset >> 64) as u64, bits - 64)
-        }
-    }
+    write_wide_bits(writer, value - min, bit_length_u128(max - min))
 }
 
 /// Reads what [`write_u128_range`] wrote.
 #[inline(always)]
 fn read_u128_range(reader: &mut BitReader<'_>, min: u128, max: u128) -> Result<u128, Error> {
     let start = reader.bits_read();
-    if let (Ok(min), Ok(max)) = (i128::try_from(min), i128::try_from(max)) {
-        let value = reader.read_int128(min, max)?;
-        return u128::try_from(value).map_err(|_| out_of_range(start));
-    }
     if min > max {
         return Err(Error::new(ErrorKind::InvalidDeclaration, start));
     }
     let span = max - min;
     let bits = bit_length_u128(span);
-    let offset = match bits {
-        0 => 0,
-        1..=64 => u128::from(reader.read_bits64(bits)?),
-        _ => {
-            if reader.bits_remaining() < bits as usize {
-                return Err(Error::new(ErrorKind::UnexpectedEnd, start));
-            }
-            let low = reader.read_bits64(64)?;
-            let high = reader.read_bits64(bits - 64)?;
-            u128::from(low) | (u128::from(high) << 64)
-        }
-    };
+    let offset = reader.read_wide_bits(bits)?;
     if offset > span {
         return Err(out_of_range(start));
     }

@@ -2,6 +2,8 @@
 //! (stand-ins for what `#[change_group]` will derive), and a PRNG.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod seed;
+
 use bitpack::change::{
     BitFingerprint, Fingerprint, GroupRecord, read_relative_int, write_delta_flag, write_relative_int,
     write_tracked_flag,

@@ -1,7 +1,8 @@
 #[derive(bitpack::BitPack)]
-struct Player {
+struct Enemy {
+    #[change_group]
     #[bitpack(relative)]
-    sequence: u16,
+    health: u16,
 }
 
 fn main() {}

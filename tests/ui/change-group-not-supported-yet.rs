@@ -1,7 +1,0 @@
-#[derive(bitpack::BitPack)]
-struct Player {
-    #[change_group]
-    health: u16,
-}
-
-fn main() {}
