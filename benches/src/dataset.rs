@@ -131,7 +131,9 @@ pub struct EntityFlags {
     pub invisible: bool,
 }
 
-/// One entity as the game holds it: floats and plain integers.
+/// One entity as the game holds it: floats and plain integers. Its
+/// change groups (identity, motion, vitals, state) only matter to
+/// [`crate::stream`]; the plain `BitPack` write sends every field.
 #[derive(
     Clone,
     Copy,
@@ -147,26 +149,35 @@ pub struct EntityFlags {
 )]
 pub struct Entity {
     /// 0..=4095.
+    #[change_group(identity)]
     #[bits(min = 0, max = ID_MAX)]
     pub id: u16,
+    #[change_group(identity)]
     pub kind: EntityKind,
     /// Each axis in [-1024, 1024], sent at 0.01.
+    #[change_group(motion)]
     #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
     pub position: [f32; 3],
     /// Each axis in [-64, 64], sent at 0.01; exactly zero when still.
+    #[change_group(motion)]
     #[quantize(min = -64.0, max = 64.0, res = 0.01)]
     pub velocity: [f32; 3],
     /// [0, 2pi), sent at 0.001.
+    #[change_group(motion)]
     #[quantize(min = 0.0, max = YAW_MAX, res = 0.001)]
     pub yaw: f32,
     /// 0..=1000.
+    #[change_group(vitals)]
     #[bits(min = 0, max = HEALTH_MAX)]
     pub health: u16,
     /// 0..=100.
+    #[change_group(vitals)]
     #[bits(min = 0, max = ARMOR_MAX)]
     pub armor: u8,
+    #[change_group(state)]
     pub flags: EntityFlags,
     /// Another entity's id.
+    #[change_group(state)]
     #[bits(min = 0, max = ID_MAX)]
     pub target: Option<u16>,
 }

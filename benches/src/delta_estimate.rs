@@ -1,14 +1,11 @@
-//! An estimate of bitpack's baseline-delta stream for the snapshots, until
-//! the derive supports `#[change_group]` (issue 4, phase 2).
-//!
-//! Each entity is split into four groups, each sent as one flag bit plus,
-//! when its bits differ from the baseline's, the group's fields exactly as
-//! the derived `BitPack` writes them: identity (id, kind), motion
-//! (position, velocity, yaw), vitals (health, armor), state (flags,
-//! target). The baseline is the previous snapshot (every packet acked at
-//! once, the best case); the header (tick, count) is sent whole. No
-//! relative coding. This writes the bits, but it is not a decodable
-//! stream that is read back (no reader here): the real rows replace it.
+//! A hand-counted reference for bitpack's baseline-delta stream
+//! ([`crate::stream`]): the same four groups per entity (identity; position,
+//! velocity and yaw; health and armor; flags and target), each one flag bit
+//! plus, when its bits differ from the baseline's, its fields exactly as the
+//! plain `BitPack` write sends them; the header (tick, count) whole. It
+//! shares no code with the derive, so `tests/stream.rs` can check the
+//! derived stream's size against it. It was the estimate the README quoted
+//! before `#[change_group]` derived.
 
 use bitpack::{BitCounter, BitPack, BitWrite, BitWriter, Error};
 

@@ -13,8 +13,8 @@
 //!   The dataset types derive `BitPack`: that is bitpack's side of the comparison.
 //! - [`hand_game`]: the hand packer for snapshots and inputs.
 //! - [`peers`]: every encoding behind one interface, buffers reused.
-//! - [`delta_estimate`]: bits of a baseline-delta stream with a hand grouping,
-//!   until the derive supports change groups.
+//! - [`stream`]: bitpack's tracked change-group and baseline-delta streams.
+//! - [`delta_estimate`]: the delta stream's size counted by hand, to check it.
 
 pub mod dataset;
 pub mod delta_estimate;
@@ -25,3 +25,4 @@ pub mod peers;
 pub mod proto;
 pub mod quantized;
 pub mod rng;
+pub mod stream;

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitpack_benches::peers::{self, Contender, PeerError, REFERENCE};
-use bitpack_benches::{dataset, delta_estimate};
+use bitpack_benches::{dataset, stream};
 
 const ZSTD_LEVEL: i32 = 3;
 
@@ -82,7 +82,9 @@ fn run(options: &Options) -> Result<(), PeerError> {
         if *kind == "snapshot"
             && let Some(path) = &options.svg
         {
-            std::fs::write(path, chart(&rows)).map_err(|e| PeerError(format!("{path}: {e}")))?;
+            // The 8-lane variant writes the hand packer's bytes: one bar is enough.
+            let charted: Vec<&SizeRow> = rows.iter().filter(|row| !row.name.contains("8-lane")).collect();
+            std::fs::write(path, chart(&charted)).map_err(|e| PeerError(format!("{path}: {e}")))?;
         }
     }
     if options.quick {
@@ -128,21 +130,24 @@ fn size_row(
     })
 }
 
-/// The estimated baseline-delta stream: every snapshot after the first
-/// against the one before it.
-fn delta_row(
+fn as_slices(messages: &[Vec<u8>]) -> Vec<&[u8]> {
+    messages.iter().map(Vec::as_slice).collect()
+}
+
+/// bitpack's change-group streams: every message acked at once (tracked),
+/// and each snapshot against the previous one (delta, the first whole).
+fn stream_rows(
     compressor: &mut zstd::bulk::Compressor<'_>,
     data: &dataset::Dataset,
-) -> Result<SizeRow, PeerError> {
-    let mut buf = vec![0u8; 1 << 16];
-    let mut deltas = Vec::new();
-    for pair in data.snapshots.windows(2) {
-        let used = delta_estimate::encode_delta(&pair[1], &pair[0], &mut buf)
-            .map_err(|e| PeerError(format!("delta: {e}")))?;
-        deltas.push(buf[..used].to_vec());
-    }
-    let messages: Vec<&[u8]> = deltas.iter().map(Vec::as_slice).collect();
-    size_row(compressor, "bitpack baseline delta (estimate)", &messages)
+) -> Result<Vec<SizeRow>, PeerError> {
+    let failed = |e: bitpack::Error| PeerError(format!("stream: {e}"));
+    let tracked = stream::tracked_messages(&data.snapshots).map_err(failed)?;
+    let delta = stream::delta_messages(&data.snapshots).map_err(failed)?;
+    Ok(vec![
+        size_row(compressor, "bitpack change groups, tracked", &as_slices(&tracked))?,
+        size_row(compressor, "bitpack baseline delta", &as_slices(&delta))?,
+        size_row(compressor, "bitpack baseline delta, deltas only", &as_slices(&delta[1..]))?,
+    ])
 }
 
 fn print_sizes(
@@ -158,7 +163,7 @@ fn print_sizes(
         rows.push(size_row(&mut compressor, contender.name(), &messages)?);
     }
     if kind == "snapshot" {
-        rows.push(delta_row(&mut compressor, data)?);
+        rows.extend(stream_rows(&mut compressor, data)?);
     }
     let hand = rows.iter().find(|row| row.name == "hand packer").map_or(1.0, |row| row.raw);
     println!("### Bytes per {kind}\n");
@@ -175,12 +180,6 @@ fn print_sizes(
             row.zstd_stream,
             row.raw / hand
         );
-    }
-    if kind == "snapshot" {
-        // SLOT(issue 4, phase 2): the derived change-group (tracked) and
-        // baseline-delta streams replace the estimate above.
-        println!("| bitpack change groups, tracked (issue 4) | pending | | | |");
-        println!("| bitpack baseline delta, derived (issue 4) | pending | | | |");
     }
     println!();
     Ok(rows)
@@ -210,7 +209,7 @@ fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> 
 
 /// A horizontal bar chart of bytes per snapshot: each message alone, and
 /// the zstd-compressed stream per message.
-fn chart(rows: &[SizeRow]) -> String {
+fn chart(rows: &[&SizeRow]) -> String {
     const LEFT: f64 = 330.0;
     const WIDTH: f64 = 460.0;
     const ROW: f64 = 30.0;
