@@ -7,9 +7,9 @@ use std::hint::black_box;
 use bitpack::{BitPack, BitReader, BitWriter};
 
 use crate::dataset::{Dataset, PlayerInput, Snapshot};
-use crate::hand_game;
 use crate::proto::{PbInput, PbInputQ, PbSnapshot, PbSnapshotQ};
 use crate::quantized::{PlayerInputQ, SnapshotQ};
+use crate::{hand_game, stream};
 
 /// Why an encoding failed; only ever seen if a peer is misused.
 #[derive(Debug)]
@@ -284,6 +284,116 @@ impl Codec<Snapshot> for HandLanes {
     }
 }
 
+/// Which change-group stream a [`StreamRun`] sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamKind {
+    /// Groups the peer may not hold; every message acknowledged at once.
+    Tracked,
+    /// The first snapshot whole, then each against the previous one.
+    Delta,
+}
+
+/// bitpack's change-group streams as a contender. Messages must be handled
+/// in order, from 0, as a connection would: message 0 starts a new stream
+/// (a new sender, a new receiver), so each pass over the 60 is one session.
+pub struct StreamRun {
+    kind: StreamKind,
+    snapshots: Vec<Snapshot>,
+    kept: Vec<Vec<u8>>,
+    buf: Vec<u8>,
+    sender: stream::TrackedSender,
+    receiver: Snapshot,
+}
+
+impl StreamRun {
+    /// A stream of `kind` over `snapshots`.
+    pub fn new(kind: StreamKind, snapshots: Vec<Snapshot>) -> Self {
+        StreamRun {
+            kind,
+            snapshots,
+            kept: Vec::new(),
+            buf: vec![0; 1 << 16],
+            sender: stream::TrackedSender::new(),
+            receiver: Snapshot { tick: 0, entities: Vec::new() },
+        }
+    }
+}
+
+impl Contender for StreamRun {
+    fn name(&self) -> &'static str {
+        match self.kind {
+            StreamKind::Tracked => "bitpack change groups, tracked",
+            StreamKind::Delta => "bitpack baseline delta",
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.snapshots.len()
+    }
+
+    #[inline]
+    fn encode(&mut self, index: usize) -> Result<&[u8], PeerError> {
+        let failed = |e: bitpack::Error| error("stream", e);
+        let snapshot = self.snapshots.get(index).ok_or_else(|| error("stream", "no such message"))?;
+        let used = match (self.kind, index) {
+            (StreamKind::Tracked, _) => {
+                if index == 0 {
+                    self.sender = stream::TrackedSender::new();
+                }
+                let used = self.sender.write(snapshot, &mut self.buf).map_err(failed)?;
+                self.sender.acknowledge();
+                used
+            }
+            (StreamKind::Delta, 0) => bitpack::encode_into(snapshot, &mut self.buf).map_err(failed)?,
+            (StreamKind::Delta, _) => {
+                let baseline = self.snapshots.get(index - 1).ok_or_else(|| error("stream", "no baseline"))?;
+                stream::write_delta(snapshot, baseline, &mut self.buf).map_err(failed)?
+            }
+        };
+        Ok(&self.buf[..used])
+    }
+
+    fn prepare(&mut self) -> Result<(), PeerError> {
+        let mut kept = Vec::with_capacity(self.snapshots.len());
+        for index in 0..self.snapshots.len() {
+            kept.push(self.encode(index)?.to_vec());
+        }
+        self.kept = kept;
+        Ok(())
+    }
+
+    fn encoded(&self, index: usize) -> &[u8] {
+        self.kept.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// Applies message `index` to the receiver (tests check the result in
+    /// `tests/stream.rs`).
+    fn decode(&mut self, index: usize) -> Result<(), PeerError> {
+        self.decode_only(index)
+    }
+
+    #[inline]
+    fn decode_only(&mut self, index: usize) -> Result<(), PeerError> {
+        let failed = |e: bitpack::Error| error("stream", e);
+        let bytes = self.kept.get(index).ok_or_else(|| error("stream", "not prepared"))?;
+        match (self.kind, index) {
+            (StreamKind::Tracked, _) => {
+                if index == 0 {
+                    let count = self.snapshots.first().map_or(0, |first| first.entities.len());
+                    self.receiver = stream::blank_snapshot(count);
+                }
+                stream::read_tracked(&mut self.receiver, bytes).map_err(failed)?;
+            }
+            (StreamKind::Delta, 0) => self.receiver = bitpack::decode(bytes).map_err(failed)?,
+            (StreamKind::Delta, _) => {
+                self.receiver = stream::read_delta(&self.receiver, bytes).map_err(failed)?;
+            }
+        }
+        black_box(&self.receiver);
+        Ok(())
+    }
+}
+
 /// Name of the reference every ratio is taken to.
 pub const REFERENCE: &str = "bitcode (ints)";
 
@@ -306,6 +416,8 @@ pub fn snapshot_contenders(data: &Dataset) -> Vec<Box<dyn Contender>> {
         Box::new(Run::new("bincode (ints)", ints, Bincode::default(), true)),
         Box::new(Run::new("prost (floats)", pb_floats, Prost::default(), true)),
         Box::new(Run::new("prost (ints)", pb_ints, Prost::default(), true)),
+        Box::new(StreamRun::new(StreamKind::Tracked, data.snapshots.clone())),
+        Box::new(StreamRun::new(StreamKind::Delta, data.snapshots.clone())),
     ]
 }
 

@@ -130,24 +130,14 @@ fn size_row(
     })
 }
 
-fn as_slices(messages: &[Vec<u8>]) -> Vec<&[u8]> {
-    messages.iter().map(Vec::as_slice).collect()
-}
-
-/// bitpack's change-group streams: every message acked at once (tracked),
-/// and each snapshot against the previous one (delta, the first whole).
-fn stream_rows(
+/// The delta stream's 59 deltas alone, without the first whole snapshot.
+fn deltas_only_row(
     compressor: &mut zstd::bulk::Compressor<'_>,
     data: &dataset::Dataset,
-) -> Result<Vec<SizeRow>, PeerError> {
-    let failed = |e: bitpack::Error| PeerError(format!("stream: {e}"));
-    let tracked = stream::tracked_messages(&data.snapshots).map_err(failed)?;
-    let delta = stream::delta_messages(&data.snapshots).map_err(failed)?;
-    Ok(vec![
-        size_row(compressor, "bitpack change groups, tracked", &as_slices(&tracked))?,
-        size_row(compressor, "bitpack baseline delta", &as_slices(&delta))?,
-        size_row(compressor, "bitpack baseline delta, deltas only", &as_slices(&delta[1..]))?,
-    ])
+) -> Result<SizeRow, PeerError> {
+    let delta = stream::delta_messages(&data.snapshots).map_err(|e| PeerError(format!("stream: {e}")))?;
+    let messages: Vec<&[u8]> = delta.iter().skip(1).map(Vec::as_slice).collect();
+    size_row(compressor, "bitpack baseline delta, deltas only", &messages)
 }
 
 fn print_sizes(
@@ -163,7 +153,7 @@ fn print_sizes(
         rows.push(size_row(&mut compressor, contender.name(), &messages)?);
     }
     if kind == "snapshot" {
-        rows.extend(stream_rows(&mut compressor, data)?);
+        rows.push(deltas_only_row(&mut compressor, data)?);
     }
     let hand = rows.iter().find(|row| row.name == "hand packer").map_or(1.0, |row| row.raw);
     println!("### Bytes per {kind}\n");
