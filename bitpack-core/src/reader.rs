@@ -95,7 +95,9 @@ impl<'a> BitReader<'a> {
     fn peek32(&self, position: usize, bits: u32) -> u64 {
         let byte = position >> 3;
         let shift = position & 7;
-        let word = match self.bytes.get(byte..).and_then(|rest| rest.first_chunk::<8>()) {
+        // One range check: `byte` is at most the slice length (the caller
+        // checked), so `byte + 8` cannot overflow.
+        let word = match self.bytes.get(byte..byte + 8).and_then(|chunk| chunk.first_chunk::<8>()) {
             Some(chunk) => u64::from_le_bytes(*chunk),
             None => self.tail_word(byte),
         };

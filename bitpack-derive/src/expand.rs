@@ -207,6 +207,7 @@ impl Emitter {
         let mut variant_max = Vec::new();
         let mut variant_min = Vec::new();
         let mut variant_schema = Vec::new();
+        let mut tag_arms = Vec::new();
         let mut write_arms = Vec::new();
         let mut read_arms = Vec::new();
         for (index, variant) in variants.iter().enumerate() {
@@ -234,9 +235,9 @@ impl Emitter {
                 let access = Access::Ref(binding(position).to_token_stream());
                 Some(self.write(encoding, &access, 0))
             });
+            tag_arms.push(quote!(Self::#ident { .. } => #tag,));
             write_arms.push(quote! {
                 Self::#ident #pattern => {
-                    #p::write_tag(__writer, #tag, #count)?;
                     #(#writes)*
                 }
             });
@@ -256,7 +257,13 @@ impl Emitter {
             let read_body = quote!(#p::Err(#p::invalid_tag(__reader)));
             return (max_bits, min_bits, schema, write_body, read_body);
         }
+        // The tag first, from a match that only yields numbers (a table or
+        // plain arithmetic, no jump per variant), then the fields.
         let write_body = quote! {
+            let __tag: u32 = match self {
+                #(#tag_arms)*
+            };
+            #p::write_tag(__writer, __tag, #count)?;
             match self {
                 #(#write_arms)*
             }
