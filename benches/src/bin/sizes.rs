@@ -1,0 +1,311 @@
+//! Prints markdown tables of message sizes per encoding (raw, zstd level 3
+//! per message, zstd level 3 over the 60-message stream) for the issue-6
+//! dataset; with `--quick`, also times every encoding interleaved in one
+//! process and prints ratios to bitcode on the integer twin; with `--svg`,
+//! writes a bar chart of bytes per snapshot.
+//!
+//! ```text
+//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]] [--svg PATH]
+//! ```
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bitpack_benches::peers::{self, Contender, PeerError, REFERENCE};
+use bitpack_benches::{dataset, stream};
+
+const ZSTD_LEVEL: i32 = 3;
+
+struct Options {
+    quick: bool,
+    rounds: usize,
+    /// Where to write the bytes-per-snapshot chart, if anywhere.
+    svg: Option<String>,
+    /// Only loop one snapshot contender's encode (or decode), for perf or
+    /// valgrind: `--profile NAME [--decode]`.
+    profile: Option<String>,
+    decode: bool,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options { quick: false, rounds: 100, svg: None, profile: None, decode: false };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => options.quick = true,
+            "--rounds" => {
+                let value = args.next().ok_or("--rounds needs a number")?;
+                options.rounds = value.parse().map_err(|_| format!("--rounds: not a number: {value}"))?;
+            }
+            "--svg" => options.svg = Some(args.next().ok_or("--svg needs a path")?),
+            "--profile" => options.profile = Some(args.next().ok_or("--profile needs an encoding name")?),
+            "--decode" => options.decode = true,
+            "-h" | "--help" => {
+                return Err("usage: sizes [--quick [--rounds N]] [--svg PATH] [--profile NAME [--decode] [--rounds N]]".to_string());
+            }
+            other => return Err(format!("unknown argument {other}; try --help")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    match parse_options().and_then(|options| run(&options).map_err(|e| e.to_string())) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(options: &Options) -> Result<(), PeerError> {
+    let data = dataset::generate();
+    if let Some(name) = &options.profile {
+        return profile(&data, name, options.decode, options.rounds);
+    }
+    println!(
+        "Dataset fingerprint {:#018x}: {} snapshots of {} entities, {} inputs.\n",
+        dataset::fingerprint(&data),
+        data.snapshots.len(),
+        dataset::ENTITIES,
+        data.inputs.len()
+    );
+    let mut kinds =
+        [("snapshot", peers::snapshot_contenders(&data)), ("input", peers::input_contenders(&data))];
+    for (kind, contenders) in &mut kinds {
+        for contender in contenders.iter_mut() {
+            contender.prepare()?;
+        }
+        let rows = print_sizes(kind, contenders, &data)?;
+        if *kind == "snapshot"
+            && let Some(path) = &options.svg
+        {
+            // The 8-lane variant writes the hand packer's bytes: one bar is enough.
+            let charted: Vec<&SizeRow> = rows.iter().filter(|row| !row.name.contains("8-lane")).collect();
+            std::fs::write(path, chart(&charted)).map_err(|e| PeerError(format!("{path}: {e}")))?;
+        }
+    }
+    if options.quick {
+        for (kind, contenders) in &mut kinds {
+            print_times(kind, contenders, options.rounds)?;
+        }
+    }
+    Ok(())
+}
+
+fn zstd_len(compressor: &mut zstd::bulk::Compressor<'_>, bytes: &[u8]) -> Result<usize, PeerError> {
+    compressor.compress(bytes).map(|c| c.len()).map_err(|e| PeerError(format!("zstd: {e}")))
+}
+
+/// One row of a sizes table: mean bytes per message, raw and compressed.
+struct SizeRow {
+    name: String,
+    raw: f64,
+    zstd_each: f64,
+    zstd_stream: f64,
+}
+
+fn size_row(
+    compressor: &mut zstd::bulk::Compressor<'_>,
+    name: &str,
+    messages: &[&[u8]],
+) -> Result<SizeRow, PeerError> {
+    let mut raw = 0;
+    let mut compressed = 0;
+    let mut stream = Vec::new();
+    for bytes in messages {
+        raw += bytes.len();
+        compressed += zstd_len(compressor, bytes)?;
+        stream.extend_from_slice(bytes);
+    }
+    let stream_compressed = zstd_len(compressor, &stream)?;
+    let per = |total: usize| total as f64 / messages.len().max(1) as f64;
+    Ok(SizeRow {
+        name: name.to_string(),
+        raw: per(raw),
+        zstd_each: per(compressed),
+        zstd_stream: per(stream_compressed),
+    })
+}
+
+/// The delta stream's 59 deltas alone, without the first whole snapshot.
+fn deltas_only_row(
+    compressor: &mut zstd::bulk::Compressor<'_>,
+    data: &dataset::Dataset,
+) -> Result<SizeRow, PeerError> {
+    let delta = stream::delta_messages(&data.snapshots).map_err(|e| PeerError(format!("stream: {e}")))?;
+    let messages: Vec<&[u8]> = delta.iter().skip(1).map(Vec::as_slice).collect();
+    size_row(compressor, "bitpack baseline delta, deltas only", &messages)
+}
+
+fn print_sizes(
+    kind: &str,
+    contenders: &[Box<dyn Contender>],
+    data: &dataset::Dataset,
+) -> Result<Vec<SizeRow>, PeerError> {
+    let mut compressor =
+        zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| PeerError(format!("zstd: {e}")))?;
+    let mut rows = Vec::new();
+    for contender in contenders {
+        let messages: Vec<&[u8]> = (0..contender.len()).map(|index| contender.encoded(index)).collect();
+        rows.push(size_row(&mut compressor, contender.name(), &messages)?);
+    }
+    if kind == "snapshot" {
+        rows.push(deltas_only_row(&mut compressor, data)?);
+    }
+    let hand = rows.iter().find(|row| row.name == "hand packer").map_or(1.0, |row| row.raw);
+    println!("### Bytes per {kind}\n");
+    println!(
+        "| encoding | bytes | zstd-{ZSTD_LEVEL} per message | zstd-{ZSTD_LEVEL} stream, per message | bytes / hand |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for row in &rows {
+        println!(
+            "| {} | {:.1} | {:.1} | {:.1} | {:.2} |",
+            row.name,
+            row.raw,
+            row.zstd_each,
+            row.zstd_stream,
+            row.raw / hand
+        );
+    }
+    println!();
+    Ok(rows)
+}
+
+/// Loops one snapshot contender over the 60 snapshots `rounds` times and
+/// nothing else, so a profiler sees only it.
+fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> Result<(), PeerError> {
+    let mut contenders = peers::snapshot_contenders(data);
+    let Some(contender) = contenders.iter_mut().find(|c| c.name() == name) else {
+        let names: Vec<&str> = contenders.iter().map(|c| c.name()).collect();
+        return Err(PeerError(format!("no encoding named {name:?}; one of {names:?}")));
+    };
+    contender.prepare()?;
+    let elapsed = if decode {
+        (0..rounds).map(|_| time_decode(&mut **contender)).sum::<Result<Duration, PeerError>>()?
+    } else {
+        (0..rounds).map(|_| time_encode(&mut **contender)).sum::<Result<Duration, PeerError>>()?
+    };
+    let per = elapsed.as_secs_f64() * 1e9 / (rounds * contender.len()).max(1) as f64;
+    println!(
+        "{name}: {} {per:.0} ns per snapshot over {rounds} rounds",
+        if decode { "decode" } else { "encode" }
+    );
+    Ok(())
+}
+
+/// A horizontal bar chart of bytes per snapshot: each message alone, and
+/// the zstd-compressed stream per message.
+fn chart(rows: &[&SizeRow]) -> String {
+    const LEFT: f64 = 330.0;
+    const WIDTH: f64 = 460.0;
+    const ROW: f64 = 30.0;
+    let top = 50.0;
+    let scale = rows.iter().map(|row| row.raw.max(row.zstd_stream)).fold(1.0, f64::max);
+    let height = top + ROW * rows.len() as f64 + 40.0;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{height}\" \
+         font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">Bytes per snapshot \
+         (256 entities, 60 snapshots; lower is better)</text>\n\
+         <rect x=\"{LEFT}\" y=\"30\" width=\"10\" height=\"10\" fill=\"#4a78b5\"/>\
+         <text x=\"{lx1}\" y=\"39\">one message</text>\n\
+         <rect x=\"{lx2}\" y=\"30\" width=\"10\" height=\"10\" fill=\"#e08a3c\"/>\
+         <text x=\"{lx3}\" y=\"39\">zstd-3 over the stream, per message</text>\n",
+        w = LEFT + WIDTH + 70.0,
+        lx1 = LEFT + 14.0,
+        lx2 = LEFT + 110.0,
+        lx3 = LEFT + 124.0,
+    );
+    for (index, row) in rows.iter().enumerate() {
+        let y = top + ROW * index as f64;
+        let raw = row.raw / scale * WIDTH;
+        let packed = row.zstd_stream / scale * WIDTH;
+        svg += &format!(
+            "<text x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{name}</text>\n\
+             <rect x=\"{LEFT}\" y=\"{y}\" width=\"{raw:.1}\" height=\"12\" fill=\"#4a78b5\"/>\
+             <text x=\"{rx:.1}\" y=\"{ry}\">{raw_bytes:.0}</text>\n\
+             <rect x=\"{LEFT}\" y=\"{y2}\" width=\"{packed:.1}\" height=\"12\" fill=\"#e08a3c\"/>\
+             <text x=\"{px:.1}\" y=\"{py}\">{packed_bytes:.0}</text>\n",
+            tx = LEFT - 8.0,
+            ty = y + 16.0,
+            name = row.name.replace('&', "&amp;").replace('<', "&lt;"),
+            rx = LEFT + raw + 4.0,
+            ry = y + 10.0,
+            raw_bytes = row.raw,
+            y2 = y + 13.0,
+            px = LEFT + packed + 4.0,
+            py = y + 23.0,
+            packed_bytes = row.zstd_stream,
+        );
+    }
+    svg += "</svg>\n";
+    svg
+}
+
+fn time_encode(contender: &mut dyn Contender) -> Result<Duration, PeerError> {
+    let start = Instant::now();
+    for index in 0..contender.len() {
+        black_box(contender.encode(black_box(index))?.len());
+    }
+    Ok(start.elapsed())
+}
+
+fn time_decode(contender: &mut dyn Contender) -> Result<Duration, PeerError> {
+    let start = Instant::now();
+    for index in 0..contender.len() {
+        contender.decode_only(black_box(index))?;
+    }
+    Ok(start.elapsed())
+}
+
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort_unstable();
+    samples.get(samples.len() / 2).copied().unwrap_or_default()
+}
+
+/// Every contender once per round, starting one further along each round,
+/// so load spikes on this shared machine hit them all alike; medians of
+/// the rounds.
+fn print_times(kind: &str, contenders: &mut [Box<dyn Contender>], rounds: usize) -> Result<(), PeerError> {
+    let n = contenders.len();
+    let mut encode = vec![Vec::with_capacity(rounds); n];
+    let mut decode = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for offset in 0..n {
+            let index = (round + offset) % n;
+            let contender = &mut *contenders[index];
+            encode[index].push(time_encode(contender)?);
+            decode[index].push(time_decode(contender)?);
+        }
+    }
+    let per_message = |d: Duration, count: usize| d.as_secs_f64() * 1e9 / count as f64;
+    let medians: Vec<(f64, f64)> = contenders
+        .iter()
+        .zip(encode.iter_mut().zip(decode.iter_mut()))
+        .map(|(c, (e, d))| (per_message(median(e), c.len()), per_message(median(d), c.len())))
+        .collect();
+    let reference = contenders.iter().position(|c| c.name() == REFERENCE).map_or((1.0, 1.0), |i| medians[i]);
+    let hand = contenders.iter().position(|c| c.name() == "hand packer").map_or((1.0, 1.0), |i| medians[i]);
+    println!("### Time per {kind} ({rounds} interleaved rounds, medians)\n");
+    println!(
+        "| encoding | encode ns | decode ns | encode / {REFERENCE} | decode / {REFERENCE} | encode / hand | decode / hand |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (contender, (enc, dec)) in contenders.iter().zip(&medians) {
+        println!(
+            "| {} | {enc:.0} | {dec:.0} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            contender.name(),
+            enc / reference.0,
+            dec / reference.1,
+            enc / hand.0,
+            dec / hand.1
+        );
+    }
+    println!();
+    Ok(())
+}
