@@ -131,7 +131,7 @@ impl BitSink for BitFingerprint {
         }
     }
 
-    #[inline]
+    // Not `#[inline]`: measured slower inlined (tracked stream 32.7 -> 36.9 us).
     fn push(&mut self, mut value: u64, mut bits: u32) {
         if self.len < EXACT_BITS {
             let take = bits.min((EXACT_BITS - self.len) as u32);
