@@ -9,6 +9,7 @@ pub use crate::error::{Error, ErrorKind};
 pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
+use crate::write::sink::Reserve;
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
@@ -101,6 +102,25 @@ pub const fn str_max_bits(max_len: usize) -> usize {
 #[inline]
 pub const fn vec_max_bits(max_len: usize, element_bits: usize) -> usize {
     len_bits(max_len).saturating_add(times(max_len, element_bits))
+}
+
+/// The writer with room for `bits` more bits checked once, so the writes
+/// through it skip their own room checks (values are still checked), or
+/// `None` when they may not fit: a derived `write_to` then writes through
+/// the checked writer, which fails at the same write either way.
+#[inline(always)]
+pub fn reserve<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve>::Reserved<'_>> {
+    writer.reserve_all(bits)
+}
+
+/// Runs a derived type's checked write (when [`reserve`] said no) out of
+/// line, so the reserved copy stays small enough to inline where it is used.
+#[inline(never)]
+pub fn write_checked<W: BitWrite>(
+    writer: &mut W,
+    write: impl FnOnce(&mut W) -> Result<(), Error>,
+) -> Result<(), Error> {
+    write(writer)
 }
 
 /// Writes an enum's variant index as `int(index, 0, variants - 1)`.
