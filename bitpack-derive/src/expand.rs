@@ -446,11 +446,17 @@ impl Emitter {
                 let read_inner = self.read(inner, depth);
                 quote!(#p::Box::new(#read_inner))
             }
-            Encoding::Array { element, .. } => match &**element {
-                Encoding::Nested(ty) => {
+            Encoding::Array { len, element } => match (small_literal(len), &**element) {
+                // A short array read element by element in one array
+                // expression: no `Option` per slot to fill and unwrap.
+                (Some(count), element) => {
+                    let reads = (0..count).map(|_| self.read(element, depth + 1));
+                    quote!([#(#reads),*])
+                }
+                (None, Encoding::Nested(ty)) => {
                     quote_spanned!(ty.span()=> #p::read_array(__reader, <#ty as #p::BitPack>::read_from)?)
                 }
-                element => {
+                (None, element) => {
                     let read_element = self.read(element, depth + 1);
                     let item = format_ident!("__element{}", depth);
                     quote! {
@@ -623,5 +629,19 @@ fn uses_adaptive(encoding: &Encoding<'_>) -> bool {
         Encoding::Nested(_) | Encoding::Ranged { .. } | Encoding::Quantized { .. } | Encoding::Str { .. } => {
             false
         }
+    }
+}
+
+/// Arrays up to this length whose length is an integer literal are read as
+/// one array expression of that many reads.
+const UNROLLED_ARRAY_MAX: usize = 16;
+
+/// The value of `len` when it is an integer literal up to [`UNROLLED_ARRAY_MAX`].
+fn small_literal(len: &syn::Expr) -> Option<usize> {
+    match len {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) => {
+            int.base10_parse::<usize>().ok().filter(|count| *count <= UNROLLED_ARRAY_MAX)
+        }
+        _ => None,
     }
 }
