@@ -123,6 +123,48 @@ pub fn write_checked<W: BitWrite>(
     write(writer)
 }
 
+/// Writes `count` (2..=32) consecutive bools, packed in `bits` (the first
+/// lowest), as one write; the same bits as one `write_bool` each. Should
+/// they not fit, writes them one by one, so the write fails exactly where
+/// the separate writes would.
+#[inline(always)]
+pub fn write_flags<W: BitWrite>(writer: &mut W, bits: u32, count: u32) -> Result<(), Error> {
+    match writer.write_bits(bits, count) {
+        Ok(()) => Ok(()),
+        Err(_) => write_flags_one_by_one(writer, bits, count),
+    }
+}
+
+#[cold]
+fn write_flags_one_by_one<W: BitWrite>(writer: &mut W, bits: u32, count: u32) -> Result<(), Error> {
+    for index in 0..count {
+        writer.write_bool((bits >> index) & 1 != 0)?;
+    }
+    // Unreachable after a refused `write_bits`: one of the bits cannot fit.
+    Ok(())
+}
+
+/// Reads `count` (2..=32) consecutive bools written by [`write_flags`] (or
+/// one `write_bool` each), the first in the lowest bit. Should they not all
+/// remain, reads them one by one, so the read fails where separate reads
+/// would, with the position where they leave it.
+#[inline(always)]
+pub fn read_flags(reader: &mut BitReader<'_>, count: u32) -> Result<u32, Error> {
+    match reader.read_bits(count) {
+        Ok(bits) => Ok(bits),
+        Err(_) => read_flags_one_by_one(reader, count),
+    }
+}
+
+#[cold]
+fn read_flags_one_by_one(reader: &mut BitReader<'_>, count: u32) -> Result<u32, Error> {
+    let mut bits = 0;
+    for index in 0..count {
+        bits |= u32::from(reader.read_bool()?) << index;
+    }
+    Ok(bits)
+}
+
 /// Writes an enum's variant index as `int(index, 0, variants - 1)`.
 #[inline(always)]
 pub fn write_tag<W: BitWrite>(writer: &mut W, index: u32, variants: u32) -> Result<(), Error> {

@@ -190,7 +190,7 @@ impl Emitter {
             })
             .collect();
         let (max_bits, min_bits, schema) = self.sizes(written.iter().map(|(_, encoding)| *encoding));
-        let writes = written.iter().map(|(access, encoding)| self.write(encoding, access, 0));
+        let writes = self.writes(&written);
         let write_body = quote! {
             #(#writes)*
             #p::Ok(())
@@ -238,11 +238,17 @@ impl Emitter {
                 Style::Tuple => quote!(( #(#bindings),* )),
                 Style::Unit => quote!(),
             };
-            let writes = variant.fields.fields.iter().enumerate().filter_map(|(position, field)| {
-                let encoding = field.encoding.as_ref()?;
-                let access = Access::Ref(binding(position).to_token_stream());
-                Some(self.write(encoding, &access, 0))
-            });
+            let written: Vec<_> = variant
+                .fields
+                .fields
+                .iter()
+                .enumerate()
+                .filter_map(|(position, field)| {
+                    let encoding = field.encoding.as_ref()?;
+                    Some((Access::Ref(binding(position).to_token_stream()), encoding))
+                })
+                .collect();
+            let writes = self.writes(&written);
             tag_arms.push(quote!(Self::#ident { .. } => #tag,));
             write_arms.push(quote! {
                 Self::#ident #pattern => {
@@ -288,16 +294,29 @@ impl Emitter {
 
     /// Field reads into `__field{n}` locals, then `path { .. }` built from them.
     fn construct(&self, path: TokenStream, fields: &Fields<'_>) -> (Vec<TokenStream>, TokenStream) {
-        let reads = fields
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(position, field)| {
-                let local = binding(position);
-                let value = self.read_field(field);
-                quote!(let #local = #value;)
-            })
-            .collect();
+        let p = &self.runtime;
+        let mut reads = Vec::new();
+        let mut position = 0;
+        while let Some(field) = fields.fields.get(position) {
+            let run = bool_run(fields.fields[position..].iter().map(|field| field.encoding.as_ref()));
+            if run >= 2 {
+                // Consecutive bools in one read of their bits, then split.
+                let flags = format_ident!("__flags{}", position);
+                let count = LiteralToken::u32_unsuffixed(run as u32);
+                reads.push(quote!(let #flags: ::core::primitive::u32 = #p::read_flags(__reader, #count)?;));
+                for offset in 0..run {
+                    let local = binding(position + offset);
+                    let shift = LiteralToken::u32_unsuffixed(offset as u32);
+                    reads.push(quote!(let #local = (#flags >> #shift) & 1 != 0;));
+                }
+                position += run;
+                continue;
+            }
+            let local = binding(position);
+            let value = self.read_field(field);
+            reads.push(quote!(let #local = #value;));
+            position += 1;
+        }
         let locals = (0..fields.fields.len()).map(binding);
         let construct = match fields.style {
             Style::Named => {
@@ -308,6 +327,31 @@ impl Emitter {
             Style::Unit => path,
         };
         (reads, construct)
+    }
+
+    /// The writes of `written` in order, runs of bools as one write.
+    fn writes(&self, written: &[(Access, &Encoding<'_>)]) -> Vec<TokenStream> {
+        let p = &self.runtime;
+        let mut writes = Vec::new();
+        let mut position = 0;
+        while let Some((access, encoding)) = written.get(position) {
+            let run = bool_run(written[position..].iter().map(|(_, encoding)| Some(*encoding)));
+            if run >= 2 {
+                let count = LiteralToken::u32_unsuffixed(run as u32);
+                let bits =
+                    written[position..position + run].iter().enumerate().map(|(offset, (access, _))| {
+                        let value = access.value();
+                        let shift = LiteralToken::u32_unsuffixed(offset as u32);
+                        quote!((::core::primitive::u32::from(#value) << #shift))
+                    });
+                writes.push(quote!(#p::write_flags(__writer, #(#bits)|*, #count)?;));
+                position += run;
+                continue;
+            }
+            writes.push(self.write(encoding, access, 0));
+            position += 1;
+        }
+        writes
     }
 
     fn read_field(&self, field: &Field<'_>) -> TokenStream {
@@ -644,4 +688,16 @@ fn small_literal(len: &syn::Expr) -> Option<usize> {
         }
         _ => None,
     }
+}
+
+/// How many of the leading encodings are plain `bool`s, at most 32 (one
+/// `write_bits`): such a run goes on the wire as one field of that many bits,
+/// the first bool lowest, which is exactly the bools one after another.
+fn bool_run<'e, 'a: 'e>(encodings: impl Iterator<Item = Option<&'e Encoding<'a>>>) -> usize {
+    encodings
+        .take_while(|encoding| {
+            matches!(encoding, Some(Encoding::Nested(ty)) if matches!(crate::ty::shape(ty), crate::ty::Shape::Bool))
+        })
+        .take(32)
+        .count()
 }
