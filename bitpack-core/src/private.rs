@@ -113,16 +113,6 @@ pub fn reserve<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve
     writer.reserve_all(bits)
 }
 
-/// Runs a derived type's checked write (when [`reserve`] said no) out of
-/// line, so the reserved copy stays small enough to inline where it is used.
-#[inline(never)]
-pub fn write_checked<W: BitWrite>(
-    writer: &mut W,
-    write: impl FnOnce(&mut W) -> Result<(), Error>,
-) -> Result<(), Error> {
-    write(writer)
-}
-
 /// Writes `count` (2..=32) consecutive bools, packed in `bits` (the first
 /// lowest), as one write; the same bits as one `write_bool` each. Should
 /// they not fit, writes them one by one, so the write fails exactly where
