@@ -146,7 +146,10 @@ pub fn read_flags(reader: &mut BitReader<'_>, count: u32) -> Result<u32, Error> 
     }
 }
 
-#[cold]
+// Inline, not `#[cold]`: an out-of-line call takes the reader's address,
+// which kept the change-group streams' reader in memory (tracked decode
+// 2.9 -> 5.5 us per snapshot).
+#[inline(always)]
 fn read_flags_one_by_one(reader: &mut BitReader<'_>, count: u32) -> Result<u32, Error> {
     let mut bits = 0;
     for index in 0..count {
