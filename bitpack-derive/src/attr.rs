@@ -9,6 +9,7 @@
 
 use crate::errors::Errors;
 use proc_macro2::Span;
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Ident, Lit, Path, Token, UnOp};
@@ -301,7 +302,8 @@ fn adaptive_args(
     let mut group: Option<Ident> = None;
     meta.parse_nested_meta(|inner| {
         let Some(ident) = inner.path.get_ident().cloned().filter(|ident| ident == "group") else {
-            errors.spanned(&inner.path, "unknown key in `adaptive(...)`; expected `group`");
+            let written = inner.path.to_token_stream().to_string().replace(' ', "");
+            errors.spanned(&inner.path, format!("unknown key `{written}` in adaptive(...); expected `group`"));
             return skip_value(&inner);
         };
         if group.is_some() {
