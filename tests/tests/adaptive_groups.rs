@@ -84,6 +84,19 @@ struct Body {
     mass: u32,
 }
 
+/// `adaptive(group)` groups only the plain integers its `adaptive` reaches:
+/// the array stays a group of its own, annotated fields keep their encoding.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+#[bitpack(adaptive(group))]
+struct Mixed<T> {
+    a: usize,
+    history: [u8; 2],
+    #[bits(min = 0, max = 3)]
+    lives: u8,
+    extra: T,
+    b: usize,
+}
+
 /// Encodes, checks `measure` and the size bounds, decodes: the bit count.
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) -> usize {
     let bits = bitpack::measure(value).expect("measures");
@@ -174,6 +187,15 @@ fn a_nested_grouped_type_shares_its_parents_sign_bit() {
     assert_eq!(round_trip(&body), 1 + 27 + 5);
     let negative = Body { position: Vec3 { x: 100, y: -101, z: 99 }, mass: 1 };
     assert_eq!(round_trip(&negative), 1 + (1 + 5 + 3 * 8) + 5);
+}
+
+#[test]
+fn a_type_group_leaves_arrays_and_annotated_fields_alone() {
+    let value = Mixed { a: 3, history: [1, 2], lives: 2, extra: true, b: 2 };
+    // No signed value: no sign bit. Group {3, 2}: mode, 64-bit prefix 6 (width 2), 2 x 2;
+    // the array: mode, u8 prefix 3 (width 2), 2 x 2; lives 2 bits; the bool 1.
+    assert_eq!(round_trip(&value), (1 + 6 + 2 * 2) + (1 + 3 + 2 * 2) + 2 + 1);
+    round_trip(&Mixed { a: usize::MAX, history: [0, 255], lives: 3, extra: 7u16, b: 0 });
 }
 
 #[test]
