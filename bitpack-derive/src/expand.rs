@@ -284,10 +284,10 @@ impl Emitter {
             .fields
             .iter()
             .enumerate()
-            .map(|(position, field)| {
-                let local = binding(position);
+            .filter_map(|(position, field)| {
+                let pattern = adaptive::read_pattern(field.encoding.as_ref(), position, binding)?;
                 let value = self.read_field(field);
-                quote!(let #local = #value;)
+                Some(quote!(let #pattern = #value;))
             })
             .collect();
         let locals = (0..fields.fields.len()).map(binding);
@@ -322,7 +322,7 @@ impl Emitter {
         let mut max_bits = Vec::new();
         let mut min_bits = Vec::new();
         let mut schemas = Vec::new();
-        for encoding in encodings {
+        for encoding in encodings.filter(|encoding| adaptive::on_wire(encoding)) {
             max_bits.push(self.max_bits(encoding));
             min_bits.push(self.min_bits(encoding));
             schemas.push(self.schema(encoding));
@@ -576,6 +576,6 @@ impl Emitter {
 }
 
 /// The local holding field number `position`.
-fn binding(position: usize) -> syn::Ident {
+pub(crate) fn binding(position: usize) -> syn::Ident {
     format_ident!("__field{}", position)
 }
