@@ -785,7 +785,7 @@ fn fields_adaptive(fields: &Fields<'_>) -> bool {
     fields.fields.iter().filter_map(|field| field.encoding.as_ref()).any(contains_adaptive)
 }
 
-fn contains_adaptive(encoding: &Encoding<'_>) -> bool {
+pub(crate) fn contains_adaptive(encoding: &Encoding<'_>) -> bool {
     match encoding {
         Encoding::Adaptive(_) => true,
         Encoding::Vec { element, .. }
