@@ -8,20 +8,28 @@
 //!   sign bit (it must implement `SignScope`, as derived adaptive types do).
 //! - On the type, it applies to every integer of every field without
 //!   `#[bits]` or `#[quantize]`; nested types keep their own encoding.
+//! - `adaptive(group = name)` on fields makes them one shared-length group
+//!   (they must be plain integers of one type, two or more, in one struct or
+//!   variant); `adaptive(group)` on a struct groups every plain integer
+//!   field that takes the type's `adaptive`. The group is written where its
+//!   first field is, exactly as an array of its values would be; its other
+//!   fields write nothing where they stand, so they need not be adjacent.
 //! - A type holding any of these implements `SignScope`, and its `BitPack`
 //!   writes the sign bit (only if it holds signed adaptive values, nested
 //!   ones included) and then its fields under that one mode.
 
-use crate::ast::Style;
-use crate::attr::{FieldAttrs, FixedPoint, Literal};
+use crate::ast::{self, FieldList, Style};
+use crate::attr::{ContainerAttrs, FieldAttrs, FixedPoint, Literal};
 use crate::expand::{Access, Parts};
-use crate::plan::{Body, Check, Encoding, Fields};
+use crate::plan::{self, Body, Check, Encoding, Fields};
 use crate::ty::{IntTy, Shape, shape};
 use crate::valid::{Planner, Reach, Used, name};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, ExprUnary, Ident, ImplGenerics, Lit, Type, TypeGenerics, UnOp, WhereClause};
+use syn::{
+    Expr, ExprLit, ExprUnary, Ident, ImplGenerics, Lit, Member, Type, TypeGenerics, UnOp, WhereClause,
+};
 
 /// An adaptive value on the wire, under the message's `Signs`.
 pub enum Adaptive<'a> {
@@ -35,6 +43,18 @@ pub enum Adaptive<'a> {
     Fixed { float_bits: u32, res: Ident },
     /// A nested `SignScope` type, without a sign bit of its own.
     Scoped(&'a Type),
+    /// The first field of a field group: the values of all its fields, in
+    /// field order, as one shared-length group (the wire of an array).
+    FieldGroup { ty: IntTy, members: Vec<GroupMember> },
+    /// A later field of a field group: written and read with its first field.
+    GroupFollower(IntTy),
+}
+
+/// A field of a field group.
+pub struct GroupMember {
+    pub member: Member,
+    /// Its position among the fields (its `__field{n}` local).
+    pub position: usize,
 }
 
 /// How `adaptive` reached a field.
@@ -50,11 +70,24 @@ pub enum Mode<'a> {
 pub struct State<'a> {
     default: Option<&'a Ident>,
     reached: bool,
+    /// The `group` of `adaptive(group)` on a struct.
+    group: Option<&'a Ident>,
 }
 
 impl<'a> State<'a> {
-    pub fn new(default: Option<&'a Ident>) -> Self {
-        State { default, reached: false }
+    pub fn new(attrs: &'a ContainerAttrs) -> Self {
+        State { default: attrs.adaptive.as_ref(), reached: false, group: attrs.adaptive_group.as_ref() }
+    }
+}
+
+/// Refuses `adaptive(group)` on an enum: which variant's fields would it group?
+pub fn check_type_group(planner: &mut Planner<'_>, body: &ast::Body<'_>) {
+    if let (Some(group), ast::Body::Enum(_) | ast::Body::Union(_)) = (planner.adaptive.group, body) {
+        planner.errors.at(
+            group.span(),
+            "`adaptive(group)` on an enum: mark each variant's fields with adaptive(group = name) instead",
+        );
+        planner.adaptive.group = None;
     }
 }
 
@@ -108,6 +141,175 @@ pub fn check_used(planner: &mut Planner<'_>, reach: Reach<'_>, used: &Used) {
     if let (Some(fixed), false) = (reach.fixed, used.fixed) {
         planner.errors.at(fixed.name.span(), "#[quantize(res)] needs an `f32` or `f64` field; remove it");
     }
+}
+
+/// One group of fields, as written: where its name (or the type's `group`)
+/// was written, and the positions of its fields.
+struct Marked<'a> {
+    name: &'a Ident,
+    /// Named on the fields (`adaptive(group = name)`), not by the type.
+    named: bool,
+    positions: Vec<usize>,
+}
+
+/// Makes each field group of `list` one shared-length group written at its
+/// first field, after checking it: two or more fields, plain integers of one
+/// type, and no change groups in the type.
+pub fn group_fields<'a>(planner: &mut Planner<'a>, list: &'a FieldList<'a>, fields: &mut [plan::Field<'a>]) {
+    let mut groups: Vec<Marked<'a>> = Vec::new();
+    for (position, field) in list.fields.iter().enumerate() {
+        let Some(name) = &field.attrs.adaptive_group else { continue };
+        match groups.iter_mut().find(|group| group.name == name) {
+            Some(group) => group.positions.push(position),
+            None => groups.push(Marked { name, named: true, positions: vec![position] }),
+        }
+    }
+    if let Some(group) = planner.adaptive.group {
+        // The integers the type's `adaptive` reached (no attribute of their own).
+        let positions = list
+            .fields
+            .iter()
+            .zip(fields.iter())
+            .enumerate()
+            .filter(|(_, (field, planned))| {
+                field.attrs.adaptive.is_none()
+                    && matches!(planned.encoding, Some(Encoding::Adaptive(Adaptive::Int(_))))
+            })
+            .map(|(position, _)| position)
+            .collect::<Vec<_>>();
+        if positions.len() == 1 || (positions.is_empty() && planner.adaptive.reached) {
+            planner.errors.at(
+                group.span(),
+                format!(
+                    "`adaptive(group)` found {} plain integer field{} to group; a group needs two or more \
+                     (or remove `group`)",
+                    positions.len(),
+                    if positions.len() == 1 { "" } else { "s" }
+                ),
+            );
+        } else if !positions.is_empty() {
+            groups.push(Marked { name: group, named: false, positions });
+        }
+    }
+    let change_groups = list.fields.iter().any(|field| field.attrs.change_group.is_some());
+    for group in groups {
+        if group.positions.len() < 2 {
+            planner.errors.at(
+                group.name.span(),
+                format!(
+                    "group `{}` has one field; a group shares one length among two or more fields \
+                     (for one field write `adaptive`)",
+                    group.name
+                ),
+            );
+        } else if change_groups {
+            planner.errors.at(
+                group.name.span(),
+                "adaptive field groups and #[change_group] fields in one type are not supported yet; \
+                 use an array field instead",
+            );
+        } else if let Some(ty) = group_type(planner, list, fields, &group) {
+            let members = group
+                .positions
+                .iter()
+                .map(|&position| GroupMember { member: fields[position].member.clone(), position })
+                .collect();
+            let (first, rest) = group.positions.split_at(1);
+            fields[first[0]].encoding = Some(Encoding::Adaptive(Adaptive::FieldGroup { ty, members }));
+            for &position in rest {
+                fields[position].encoding = Some(Encoding::Adaptive(Adaptive::GroupFollower(ty)));
+            }
+        }
+    }
+}
+
+/// The one integer type of a group's fields, or `None` after reporting
+/// the fields that break it (fields already reported stay silent).
+fn group_type(
+    planner: &mut Planner<'_>,
+    list: &FieldList<'_>,
+    fields: &[plan::Field<'_>],
+    group: &Marked<'_>,
+) -> Option<IntTy> {
+    let mut first: Option<(IntTy, &Member)> = None;
+    let mut valid = true;
+    for &position in &group.positions {
+        let field = &list.fields[position];
+        match &fields[position].encoding {
+            Some(Encoding::Adaptive(Adaptive::Int(ty))) => match first {
+                None => first = Some((*ty, &field.member)),
+                Some((first_ty, _)) if first_ty == *ty => {}
+                Some((first_ty, first_member)) => {
+                    valid = false;
+                    let (member, first_member) = (member_name(&field.member), member_name(first_member));
+                    let message = if group.named {
+                        format!(
+                            "`{member}` is `{}` but group `{}` is `{}` (from `{first_member}`); \
+                             the fields of one group share one integer type",
+                            ty.name(),
+                            group.name,
+                            first_ty.name()
+                        )
+                    } else {
+                        format!(
+                            "`adaptive(group)` puts every integer field in one group, and `{member}` is `{}` \
+                             but `{first_member}` is `{}`; give them one type or name groups on the \
+                             fields with adaptive(group = name)",
+                            ty.name(),
+                            first_ty.name()
+                        )
+                    };
+                    planner.errors.spanned(field.ty, message);
+                }
+            },
+            Some(encoding) if contains_adaptive(encoding) => {
+                valid = false;
+                planner.errors.spanned(
+                    field.ty,
+                    format!(
+                        "a field of group `{}` must be a plain integer (u8..u128, i8..i128), not `{}`; \
+                         an array or `Vec` is a group of its own",
+                        group.name,
+                        name(field.ty)
+                    ),
+                );
+            }
+            // Already reported (a float, a `String`, `#[bits]` with `adaptive`...).
+            _ => valid = false,
+        }
+    }
+    first.filter(|_| valid).map(|(ty, _)| ty)
+}
+
+fn member_name(member: &Member) -> String {
+    match member {
+        Member::Named(ident) => ident.to_string(),
+        Member::Unnamed(index) => index.index.to_string(),
+    }
+}
+
+/// The pattern a field's read binds: its own local; for the first field of
+/// a field group, the locals of all the group's fields (the group reads as
+/// an array); for its later fields, nothing (they were read with the first).
+pub fn read_pattern(
+    encoding: Option<&Encoding<'_>>,
+    position: usize,
+    local: impl Fn(usize) -> Ident,
+) -> Option<TokenStream> {
+    match encoding {
+        Some(Encoding::Adaptive(Adaptive::FieldGroup { members, .. })) => {
+            let locals = members.iter().map(|member| local(member.position));
+            Some(quote!([#(#locals),*]))
+        }
+        Some(Encoding::Adaptive(Adaptive::GroupFollower(_))) => None,
+        _ => Some(local(position).into_token_stream()),
+    }
+}
+
+/// Whether an encoding puts anything of its own on the wire (a field
+/// group's later fields do not: their first field writes them all).
+pub fn on_wire(encoding: &Encoding<'_>) -> bool {
+    !matches!(encoding, Encoding::Adaptive(Adaptive::GroupFollower(_)))
 }
 
 /// Reports `#[bitpack(adaptive)]` on a type whose fields hold no integer it could take.
@@ -264,6 +466,20 @@ pub fn write(p: &TokenStream, adaptive: &Adaptive<'_>, access: &Access) -> Token
             let reference = access.reference();
             quote_spanned!(ty.span()=> <#ty as #a::SignScope>::write_scoped(#reference, __writer, __signs)?;)
         }
+        Adaptive::FieldGroup { ty, members } => {
+            // A field group is only ever a whole field: a struct's `self.member`
+            // (`Place`) or a variant's `__field{n}` binding (`Ref`).
+            let values = members.iter().map(|GroupMember { member, position }| match access {
+                Access::Place(_) => quote!(self.#member),
+                Access::Ref(_) => {
+                    let local = crate::expand::binding(*position);
+                    quote!(*#local)
+                }
+            });
+            let ty = int_ty(*ty);
+            quote!(#a::write_adaptive_group::<#ty, __W>(__writer, &[#(#values),*], __signs)?;)
+        }
+        Adaptive::GroupFollower(_) => TokenStream::new(),
     }
 }
 
@@ -275,14 +491,8 @@ pub fn read(p: &TokenStream, adaptive: &Adaptive<'_>) -> TokenStream {
             let ty = int_ty(*int);
             quote!(#a::read_adaptive::<#ty>(__reader, __signs)?)
         }
-        Adaptive::Group { ty, len } => {
-            let ty = int_ty(*ty);
-            quote! {{
-                let mut __group = [<#ty as #a::AdaptiveInt>::ZERO; #len];
-                #a::read_adaptive_group::<#ty>(__reader, &mut __group, __signs)?;
-                __group
-            }}
-        }
+        Adaptive::Group { ty, len } => read_group(&a, *ty, len.to_token_stream()),
+        Adaptive::FieldGroup { ty, members } => read_group(&a, *ty, group_len(members)),
         Adaptive::Vec { ty, max_len } => {
             let ty = int_ty(*ty);
             quote!(#a::read_adaptive_vec::<#ty>(__reader, #max_len, __signs)?)
@@ -294,7 +504,24 @@ pub fn read(p: &TokenStream, adaptive: &Adaptive<'_>) -> TokenStream {
         Adaptive::Scoped(ty) => {
             quote_spanned!(ty.span()=> <#ty as #a::SignScope>::read_scoped(__reader, __signs)?)
         }
+        // Never read on its own: `read_pattern` binds it with the first field.
+        Adaptive::GroupFollower(_) => TokenStream::new(),
     }
+}
+
+/// Reads a group of `len` values of `ty` into an array.
+fn read_group(a: &TokenStream, ty: IntTy, len: TokenStream) -> TokenStream {
+    let ty = int_ty(ty);
+    quote! {{
+        let mut __group = [<#ty as #a::AdaptiveInt>::ZERO; #len];
+        #a::read_adaptive_group::<#ty>(__reader, &mut __group, __signs)?;
+        __group
+    }}
+}
+
+/// A field group's size, as a `usize` literal.
+fn group_len(members: &[GroupMember]) -> TokenStream {
+    proc_macro2::Literal::usize_unsuffixed(members.len()).into_token_stream()
 }
 
 /// The most bits the value takes (`const`).
@@ -309,6 +536,11 @@ pub fn max_bits(p: &TokenStream, adaptive: &Adaptive<'_>) -> TokenStream {
             let ty = int_ty(*ty);
             quote!(#a::adaptive_group_max_bits::<#ty>(#len))
         }
+        Adaptive::FieldGroup { ty, members } => {
+            let (ty, len) = (int_ty(*ty), group_len(members));
+            quote!(#a::adaptive_group_max_bits::<#ty>(#len))
+        }
+        Adaptive::GroupFollower(_) => quote!(0),
         Adaptive::Vec { ty, max_len } => {
             let ty = int_ty(*ty);
             quote!(#a::adaptive_vec_max_bits::<#ty>(#max_len))
@@ -332,6 +564,11 @@ pub fn min_bits(p: &TokenStream, adaptive: &Adaptive<'_>) -> TokenStream {
             let ty = int_ty(*ty);
             quote!(#a::group_min_bits::<#ty>(#len))
         }
+        Adaptive::FieldGroup { ty, members } => {
+            let (ty, len) = (int_ty(*ty), group_len(members));
+            quote!(#a::group_min_bits::<#ty>(#len))
+        }
+        Adaptive::GroupFollower(_) => quote!(0),
         Adaptive::Vec { max_len, .. } => quote!(#a::vec_min_bits(#max_len)),
         Adaptive::Fixed { .. } => quote!(#a::FIXED_MIN_BITS),
         Adaptive::Scoped(ty) => quote_spanned! {ty.span()=>
@@ -352,6 +589,13 @@ pub fn schema(p: &TokenStream, adaptive: &Adaptive<'_>) -> TokenStream {
             let ty = int_ty(*ty);
             quote!(#a::group_schema::<#ty>(#len))
         }
+        // The wire of an array of the group's values, so the same fingerprint
+        // (a later field adds no part: see `on_wire`).
+        Adaptive::FieldGroup { ty, members } => {
+            let (ty, len) = (int_ty(*ty), group_len(members));
+            quote!(#a::group_schema::<#ty>(#len))
+        }
+        Adaptive::GroupFollower(_) => quote!(0),
         Adaptive::Vec { ty, max_len } => {
             let ty = int_ty(*ty);
             quote!(#a::vec_schema::<#ty>(#max_len))
@@ -541,7 +785,7 @@ fn fields_adaptive(fields: &Fields<'_>) -> bool {
     fields.fields.iter().filter_map(|field| field.encoding.as_ref()).any(contains_adaptive)
 }
 
-fn contains_adaptive(encoding: &Encoding<'_>) -> bool {
+pub(crate) fn contains_adaptive(encoding: &Encoding<'_>) -> bool {
     match encoding {
         Encoding::Adaptive(_) => true,
         Encoding::Vec { element, .. }
@@ -558,7 +802,11 @@ fn signed_terms(p: &TokenStream, encoding: &Encoding<'_>, terms: &mut Vec<TokenS
     let a = quote!(#p::adaptive);
     match encoding {
         Encoding::Adaptive(adaptive) => match adaptive {
-            Adaptive::Int(ty) | Adaptive::Group { ty, .. } | Adaptive::Vec { ty, .. } => {
+            Adaptive::Int(ty)
+            | Adaptive::Group { ty, .. }
+            | Adaptive::Vec { ty, .. }
+            | Adaptive::FieldGroup { ty, .. }
+            | Adaptive::GroupFollower(ty) => {
                 if signed(*ty) {
                     terms.push(quote!(true));
                 }
@@ -583,7 +831,9 @@ fn negative(p: &TokenStream, encoding: &Encoding<'_>, access: &Access, depth: us
     let a = quote!(#p::adaptive);
     match encoding {
         Encoding::Adaptive(adaptive) => match adaptive {
-            Adaptive::Int(int) if signed(*int) => {
+            Adaptive::Int(int) | Adaptive::FieldGroup { ty: int, .. } | Adaptive::GroupFollower(int)
+                if signed(*int) =>
+            {
                 let value = access.value();
                 Some(quote!(#a::AdaptiveInt::is_negative(#value)))
             }

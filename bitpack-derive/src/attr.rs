@@ -9,6 +9,7 @@
 
 use crate::errors::Errors;
 use proc_macro2::Span;
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Ident, Lit, Path, Token, UnOp};
@@ -201,6 +202,8 @@ pub struct FieldAttrs {
     pub max_len: Option<Setting<Value>>,
     pub skip: Option<Ident>,
     pub adaptive: Option<Ident>,
+    /// `adaptive(group = name)`: the group's name (with `adaptive` above set).
+    pub adaptive_group: Option<Ident>,
     /// `#[bitpack(relative)]`: coded against the baseline in deltas.
     pub relative: Option<Ident>,
     /// `#[change_group]` / `#[change_group(name)]`.
@@ -213,11 +216,15 @@ pub struct ContainerAttrs {
     pub max_bytes: Option<Setting<Value>>,
     pub krate: Option<Setting<Path>>,
     pub adaptive: Option<Ident>,
+    /// The `group` of `adaptive(group)`: every plain integer field in one group.
+    pub adaptive_group: Option<Ident>,
 }
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.
 enum Given {
     Flag,
+    /// `adaptive(group ...)`: the group, checked for the place (`None` if mistaken).
+    Group(Option<Ident>),
     Value(Expr),
     Path(Path),
 }
@@ -261,7 +268,9 @@ fn parse_keys(attr: &Attribute, keys: &[Key], place: Place, found: &mut Found, e
             errors.at(ident.span(), format!("duplicate `{name}` in #[{attr_name}]; keep one"));
             return skip_value(&meta);
         }
-        let given = if !key.takes_value {
+        let given = if name == "adaptive" && meta.input.peek(syn::token::Paren) {
+            Given::Group(adaptive_args(&meta, place, errors)?)
+        } else if !key.takes_value {
             if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
                 errors.at(ident.span(), format!("`{name}` takes no value; write #[{attr_name}({name})]"));
                 skip_value(&meta)?;
@@ -281,6 +290,48 @@ fn parse_keys(attr: &Attribute, keys: &[Key], place: Place, found: &mut Found, e
     if let Err(error) = result {
         errors.push(error);
     }
+}
+
+/// The arguments of `adaptive(...)`: `group = name` on a field, `group` on
+/// the type. Returns the name (field) or the `group` key (type).
+fn adaptive_args(
+    meta: &ParseNestedMeta<'_>,
+    place: Place,
+    errors: &mut Errors,
+) -> syn::Result<Option<Ident>> {
+    let mut group: Option<Ident> = None;
+    meta.parse_nested_meta(|inner| {
+        let Some(ident) = inner.path.get_ident().cloned().filter(|ident| ident == "group") else {
+            let written = inner.path.to_token_stream().to_string().replace(' ', "");
+            errors.spanned(&inner.path, format!("unknown key `{written}` in adaptive(...); expected `group`"));
+            return skip_value(&inner);
+        };
+        if group.is_some() {
+            errors.at(ident.span(), "duplicate `group` in `adaptive(...)`; keep one");
+            return skip_value(&inner);
+        }
+        let named = if inner.input.peek(Token![=]) { Some(inner.value()?.parse::<Ident>()?) } else { None };
+        group = match (place, named) {
+            (Place::Container, None) => Some(ident),
+            (Place::Container, Some(name)) => {
+                errors.at(
+                    name.span(),
+                    "on the type, `group` takes no name (it groups every integer field); write adaptive(group)",
+                );
+                None
+            }
+            (Place::Field | Place::Either, Some(name)) => Some(name),
+            (Place::Field | Place::Either, None) => {
+                errors.at(
+                    ident.span(),
+                    "on a field, name the group its fields share: adaptive(group = name)",
+                );
+                None
+            }
+        };
+        Ok(())
+    })?;
+    Ok(group)
 }
 
 /// Consumes whatever follows an unusable key, so the keys after it are
@@ -307,10 +358,14 @@ fn take_value(found: &mut Found, name: &str) -> Option<(Ident, Value)> {
     }
 }
 
-/// Takes the flag `name` out of `found`.
-fn take_flag(found: &mut Found, name: &str) -> Option<Ident> {
-    let index = found.iter().position(|(ident, given)| ident == name && matches!(given, Given::Flag))?;
-    Some(found.remove(index).0)
+/// Takes `adaptive` (plain or `adaptive(group ...)`) out of `found`: the
+/// `adaptive` key and the group, if one was given.
+fn take_adaptive(found: &mut Found) -> (Option<Ident>, Option<Ident>) {
+    let Some(index) = found.iter().position(|(ident, _)| ident == "adaptive") else { return (None, None) };
+    match found.remove(index) {
+        (ident, Given::Group(group)) => (Some(ident), group),
+        (ident, _) => (Some(ident), None),
+    }
 }
 
 /// `res` alone in #[quantize]: fixed point.
@@ -355,7 +410,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     }
     parsed.relative = bitpack.iter().find(|(ident, _)| ident == "relative").map(|(ident, _)| ident.clone());
     parsed.max_len = take_value(&mut bitpack, "max_len").map(|(name, value)| Setting { name, value });
-    parsed.adaptive = take_flag(&mut bitpack, "adaptive");
+    (parsed.adaptive, parsed.adaptive_group) = take_adaptive(&mut bitpack);
     parsed.skip = bitpack.into_iter().find(|(ident, _)| ident == "skip").map(|(ident, _)| ident);
     parsed
 }
@@ -375,7 +430,7 @@ pub fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> ContainerAtt
         }
     }
     parsed.max_bytes = take_value(&mut bitpack, "max_bytes").map(|(name, value)| Setting { name, value });
-    parsed.adaptive = take_flag(&mut bitpack, "adaptive");
+    (parsed.adaptive, parsed.adaptive_group) = take_adaptive(&mut bitpack);
     if let Some(index) = bitpack.iter().position(|(ident, _)| ident == "crate")
         && let (name, Given::Path(path)) = bitpack.remove(index)
     {

@@ -123,6 +123,9 @@ pub fn plan(input: &Input<'_>, body: Option<&plan::Body<'_>>, errors: &mut Error
 
 fn plan_struct(attrs: &[&FieldAttrs], fields: &[plan::Field<'_>], errors: &mut Errors) -> Option<ChangePlan> {
     let grouped = attrs.iter().any(|attrs| attrs.change_group.is_some());
+    if grouped {
+        refuse_adaptive(attrs, fields, errors);
+    }
     let mut plan = ChangePlan { items: Vec::new(), relative: vec![None; fields.len()], records: 0 };
     let mut named: Vec<(&Ident, usize)> = Vec::new();
     let mut slots = 0;
@@ -170,6 +173,35 @@ fn plan_struct(attrs: &[&FieldAttrs], fields: &[plan::Field<'_>], errors: &mut E
         }
     }
     grouped.then_some(plan)
+}
+
+/// Adaptive integers share the message's sign bit, which change-group
+/// packets do not carry yet: refused, at each field's `adaptive`, or at the
+/// first group when the type-level `adaptive` reaches them.
+fn refuse_adaptive(attrs: &[&FieldAttrs], fields: &[plan::Field<'_>], errors: &mut Errors) {
+    const MESSAGE: &str = "adaptive integers and #[change_group] in one type are not supported yet; \
+                           use #[bits(min, max)], or a nested adaptive type sent as a named group";
+    let mut reported = false;
+    let mut reached = false;
+    for (attrs, field) in attrs.iter().zip(fields) {
+        if !field.encoding.as_ref().is_some_and(crate::adaptive::contains_adaptive) {
+            continue;
+        }
+        reached = true;
+        // Field groups report their own refusal at the group name.
+        if attrs.adaptive_group.is_some() {
+            reported = true;
+        } else if let Some(adaptive) = &attrs.adaptive {
+            errors.at(adaptive.span(), MESSAGE);
+            reported = true;
+        }
+    }
+    if reached
+        && !reported
+        && let Some(group) = attrs.iter().find_map(|attrs| attrs.change_group.as_ref())
+    {
+        errors.at(group.keyword.span(), MESSAGE);
+    }
 }
 
 /// Whether a `relative` field is a ranged integer whose range the core can

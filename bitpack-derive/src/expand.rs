@@ -312,9 +312,11 @@ impl Emitter {
                 position += run;
                 continue;
             }
-            let local = binding(position);
-            let value = self.read_field(field);
-            reads.push(quote!(let #local = #value;));
+            // A field group's later fields were read with its first.
+            if let Some(pattern) = adaptive::read_pattern(field.encoding.as_ref(), position, binding) {
+                let value = self.read_field(field);
+                reads.push(quote!(let #pattern = #value;));
+            }
             position += 1;
         }
         let locals = (0..fields.fields.len()).map(binding);
@@ -374,7 +376,7 @@ impl Emitter {
         let mut max_bits = Vec::new();
         let mut min_bits = Vec::new();
         let mut schemas = Vec::new();
-        for encoding in encodings {
+        for encoding in encodings.filter(|encoding| adaptive::on_wire(encoding)) {
             max_bits.push(self.max_bits(encoding));
             min_bits.push(self.min_bits(encoding));
             schemas.push(self.schema(encoding));
@@ -634,7 +636,7 @@ impl Emitter {
 }
 
 /// The local holding field number `position`.
-fn binding(position: usize) -> syn::Ident {
+pub(crate) fn binding(position: usize) -> syn::Ident {
     format_ident!("__field{}", position)
 }
 

@@ -23,8 +23,9 @@ pub fn plan<'a>(input: &'a Input<'a>, errors: Errors) -> Result<Plan<'a>, syn::E
         consts: Vec::new(),
         checks: Vec::new(),
         next_id: 0,
-        adaptive: adaptive::State::new(input.attrs.adaptive.as_ref()),
+        adaptive: adaptive::State::new(&input.attrs),
     };
+    adaptive::check_type_group(&mut planner, &input.body);
     let body = match &input.body {
         Body::Struct(fields) => Some(plan::Body::Struct(planner.fields(fields))),
         Body::Enum(variants) => Some(plan::Body::Enum(
@@ -109,18 +110,17 @@ enum Known {
 
 impl<'a> Planner<'a> {
     fn fields(&mut self, list: &'a FieldList<'a>) -> plan::Fields<'a> {
-        plan::Fields {
-            style: list.style,
-            fields: list
-                .fields
-                .iter()
-                .map(|field| plan::Field {
-                    member: field.member.clone(),
-                    ty: field.ty,
-                    encoding: self.field(field),
-                })
-                .collect(),
-        }
+        let mut fields: Vec<_> = list
+            .fields
+            .iter()
+            .map(|field| plan::Field {
+                member: field.member.clone(),
+                ty: field.ty,
+                encoding: self.field(field),
+            })
+            .collect();
+        adaptive::group_fields(self, list, &mut fields);
+        plan::Fields { style: list.style, fields }
     }
 
     fn field(&mut self, field: &'a ast::Field<'a>) -> Option<Encoding<'a>> {

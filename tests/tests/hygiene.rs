@@ -129,6 +129,27 @@ mod shadowed {
         },
     }
 
+    /// Adaptive field groups: named and apart, by the type, in a variant.
+    /// A group's name is only a label (here a shadowed prelude name).
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct FieldGroups {
+        #[bitpack(adaptive(group = Option))]
+        pub x: i32,
+        pub flag: bool,
+        #[bitpack(adaptive(group = Option))]
+        pub y: i32,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(adaptive(group))]
+    pub struct TypeGroup(pub u16, pub u16, pub u16);
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub enum GroupKinds {
+        Empty,
+        Pair(#[bitpack(adaptive(group = p))] i8, bool, #[bitpack(adaptive(group = p))] i8),
+    }
+
     #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
     pub struct Inner {
         #[change_group]
@@ -156,7 +177,10 @@ mod shadowed {
 }
 
 use ::bitpack::BitPack;
-use shadowed::{Adaptive, AdaptiveKinds, Generic, Grouped, Inner, Kinds, Named, Never, Single, Tuple, Unit};
+use shadowed::{
+    Adaptive, AdaptiveKinds, FieldGroups, Generic, GroupKinds, Grouped, Inner, Kinds, Named, Never, Single,
+    Tuple, TypeGroup, Unit,
+};
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
     let bytes = bitpack::encode(value).unwrap();
@@ -214,6 +238,14 @@ fn adaptive_types_round_trip_without_the_prelude() {
     round_trip(&Adaptive { inner: Some(AdaptiveKinds::Moved([-1, 1], true)), ..adaptive.clone() });
     round_trip(&Adaptive { inner: Some(AdaptiveKinds::Still), maybe: None, ..adaptive });
     round_trip(&AdaptiveKinds::Moved([i32::MIN, i32::MAX], false));
+}
+
+#[test]
+fn adaptive_field_groups_round_trip_without_the_prelude() {
+    round_trip(&FieldGroups { x: -100, flag: true, y: 101 });
+    round_trip(&TypeGroup(0, 1, u16::MAX));
+    round_trip(&GroupKinds::Empty);
+    round_trip(&GroupKinds::Pair(i8::MIN, false, 5));
 }
 
 #[test]
