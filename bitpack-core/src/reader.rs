@@ -79,6 +79,23 @@ impl<'a> BitReader<'a> {
     /// Reads `bits` (0..=64) bits after checking they remain.
     #[inline(always)]
     fn take(&mut self, bits: u32) -> Result<u64, Error> {
+        // Away from the end one check does: 8 bytes at the read position
+        // hold its bit offset (at most 7) plus up to 32 bits, so when they
+        // lie inside the slice the bits remain too.
+        if bits <= 32 {
+            let byte = self.position >> 3;
+            if let Some(chunk) = self.bytes.get(byte..byte + 8).and_then(|chunk| chunk.first_chunk::<8>()) {
+                let value = (u64::from_le_bytes(*chunk) >> (self.position & 7)) & low_mask(bits);
+                self.position += bits as usize;
+                return Ok(value);
+            }
+        }
+        self.take_checked(bits)
+    }
+
+    /// [`BitReader::take`] within 8 bytes of the end, and over 32 bits.
+    #[inline(always)]
+    fn take_checked(&mut self, bits: u32) -> Result<u64, Error> {
         self.need(bits as usize)?;
         let value = if bits <= 32 {
             self.peek32(self.position, bits)

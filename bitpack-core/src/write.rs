@@ -29,9 +29,90 @@ pub(crate) mod sink {
         /// Appends whole bytes; the position is a multiple of 8.
         fn push_aligned_bytes(&mut self, bytes: &[u8]);
     }
+
+    /// Room for many writes checked at once: what a derived `write_to` asks
+    /// for its whole `MAX_BITS` before writing its fields.
+    pub trait Reserve {
+        /// The sink with the room already checked.
+        type Reserved<'s>: super::BitWrite
+        where
+            Self: 's;
+
+        /// The sink with its per-write room checks turned off, or `None`
+        /// when `bits` more bits may not fit (then nothing changes: the
+        /// caller writes through the checked sink instead). On an already
+        /// reserved sink this is always `Some`: the outer reservation
+        /// covers every nested one.
+        fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>>;
+    }
+
+    /// A sink inside a reservation: pushes go to the inner sink, room checks
+    /// pass. Values are still validated by [`super::BitWrite`]'s methods,
+    /// and the position still counts every bit, so a reserved write writes
+    /// and refuses exactly what a checked one does. Should a `MAX_BITS`
+    /// lie and the writes overrun, `BitWriter` drops the words past its
+    /// buffer and `finish` refuses with `BufferFull`.
+    #[derive(Debug)]
+    pub struct Reserved<'s, S: BitSink> {
+        pub(crate) sink: &'s mut S,
+    }
+
+    impl<S: BitSink> BitSink for Reserved<'_, S> {
+        #[inline(always)]
+        fn position(&self) -> usize {
+            self.sink.position()
+        }
+
+        #[inline(always)]
+        fn reserve(&self, _bits: usize) -> Result<(), Error> {
+            Ok(())
+        }
+
+        #[inline(always)]
+        fn push(&mut self, value: u64, bits: u32) {
+            self.sink.push(value, bits);
+        }
+
+        #[inline(always)]
+        fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+            self.sink.push_aligned_bytes(bytes);
+        }
+    }
+
+    impl<'r, S: BitSink> Reserve for Reserved<'r, S> {
+        type Reserved<'s>
+            = Reserved<'s, S>
+        where
+            Self: 's;
+
+        #[inline(always)]
+        fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
+            Some(Reserved { sink: &mut *self.sink })
+        }
+    }
+
+    /// `Reserve` for a checked sink: one room check for all the bits.
+    macro_rules! reserve_checked {
+        ($($sink:ty),*) => {$(
+            impl<'a> Reserve for $sink {
+                type Reserved<'s>
+                    = Reserved<'s, $sink>
+                where
+                    Self: 's;
+
+                #[inline(always)]
+                fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>> {
+                    self.reserve(bits).ok()?;
+                    Some(Reserved { sink: self })
+                }
+            }
+        )*};
+    }
+
+    reserve_checked!(crate::BitWriter<'a>, crate::BitCounter, crate::change::BitFingerprint);
 }
 
-use sink::BitSink;
+use sink::{BitSink, Reserve};
 
 /// Whether `bytes` holds a NUL, eight bytes at a time: the early-exit byte
 /// loop `contains` compiles to was about half the cost of counting an object.
@@ -86,7 +167,7 @@ fn plus_bytes(bits: usize, bytes: usize) -> Option<usize> {
 /// assert_eq!(writer.finish()?, 4);
 /// # Ok::<(), bitpack_core::Error>(())
 /// ```
-pub trait BitWrite: BitSink {
+pub trait BitWrite: BitSink + Reserve {
     /// Bits written so far (not counting padding `finish` may add).
     #[inline]
     fn bits_written(&self) -> usize {
@@ -350,7 +431,7 @@ pub trait BitWrite: BitSink {
     }
 }
 
-impl<S: BitSink + ?Sized> BitWrite for S {}
+impl<S: BitSink + Reserve + ?Sized> BitWrite for S {}
 
 #[cold]
 fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
