@@ -43,8 +43,10 @@ impl<'a> BitWriter<'a> {
         let tail = self.scratch_bits.div_ceil(8) as usize;
         let end = self.word_index + tail;
         let Some(dest) = self.buf.get_mut(self.word_index..end) else {
-            // Unreachable: every pushed bit was reserved inside the buffer.
-            return Err(Error::new(ErrorKind::BufferFull, self.word_index * 8));
+            // Only after writes inside a reservation overran it: a
+            // hand-written `BitPack` whose `MAX_BITS` understates what it
+            // writes. The words past the buffer were dropped.
+            return Err(Error::new(ErrorKind::BufferFull, self.capacity_bits));
         };
         dest.copy_from_slice(&self.scratch.to_le_bytes()[..tail]);
         Ok(end)
@@ -84,7 +86,9 @@ impl BitSink for BitWriter<'_> {
     #[inline(always)]
     fn reserve(&self, bits: usize) -> Result<(), Error> {
         let position = self.position();
-        if bits > self.capacity_bits - position {
+        // Saturating: a reservation overrun (see `finish`) can leave the
+        // position past the capacity.
+        if bits > self.capacity_bits.saturating_sub(position) {
             return Err(Error::new(ErrorKind::BufferFull, position));
         }
         Ok(())
