@@ -86,9 +86,11 @@ impl BitSink for BitWriter<'_> {
     #[inline(always)]
     fn reserve(&self, bits: usize) -> Result<(), Error> {
         let position = self.position();
-        // Saturating: a reservation overrun (see `finish`) can leave the
-        // position past the capacity.
-        if bits > self.capacity_bits.saturating_sub(position) {
+        // Wrapping, not saturating (16% slower on a 5-bit write): only a
+        // reservation overrun (see `finish`) puts the position past the
+        // capacity; then this passes, nothing lands past the buffer, and
+        // `finish` refuses.
+        if bits > self.capacity_bits.wrapping_sub(position) {
             return Err(Error::new(ErrorKind::BufferFull, position));
         }
         Ok(())

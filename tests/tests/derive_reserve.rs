@@ -41,12 +41,15 @@ fn an_understated_max_bits_ends_in_buffer_full_not_in_an_overrun() {
     assert_eq!(result.unwrap_err().kind(), ErrorKind::BufferFull);
     assert_eq!(guard, [0, 0], "nothing written past the buffer");
 
-    // Written by hand: further writes after the overrun are refused too.
-    let mut buf = [0u8; 1];
-    let mut writer = BitWriter::new(&mut buf);
+    // Written by hand: later writes land nowhere (no panic, nothing past
+    // the buffer) and `finish` refuses the message.
+    let mut backing = [0u8; 3];
+    let (buf, guard) = backing.split_at_mut(1);
+    let mut writer = BitWriter::new(buf);
     let _ = value.write_to(&mut writer);
-    assert_eq!(writer.write_bool(true).unwrap_err().kind(), ErrorKind::BufferFull);
+    let _ = writer.write_u32(u32::MAX);
     assert_eq!(writer.finish().unwrap_err().kind(), ErrorKind::BufferFull);
+    assert_eq!(guard, [0, 0], "nothing written past the buffer");
 
     // With room for what it really writes, it round-trips.
     let mut buf = [0u8; 16];
