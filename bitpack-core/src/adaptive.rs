@@ -755,7 +755,7 @@ impl<T: SignScope> SignScope for Option<T> {
 
 /// The `i64` a float is sent as: `round(value / res)`, half away from zero.
 /// `NonFiniteFloat` for NaN or infinity, `InvalidDeclaration` unless `res`
-/// is finite and positive, `OutOfRange` when the quotient is outside `i64`
+/// is finite and positive, `OutOfRange` when the quotient is past [`FIXED_MAX_STEPS`]
 /// or the value it stands for (`q * res`) is not finite.
 ///
 /// ```
@@ -767,6 +767,20 @@ impl<T: SignScope> SignScope for Option<T> {
 /// assert_eq!(fixed_point(1e300, 0.001), Err(ErrorKind::OutOfRange));
 /// ```
 pub fn fixed_point(value: f64, res: f64) -> Result<i64, ErrorKind> {
+    fixed_point_within(value, res, FIXED_MAX_STEPS)
+}
+
+/// The most steps of `res` a fixed-point `f64` takes either way: up to
+/// 2^50, `q * res` reads back to exactly `q` (the two roundings stay within
+/// a quarter step); past it, a decoded value could re-encode one step away.
+/// Writers and readers both refuse larger quotients (`OutOfRange`).
+pub const FIXED_MAX_STEPS: i64 = 1 << 50;
+
+/// [`FIXED_MAX_STEPS`] for `f32` fields: the `f32`'s own 24 bits keep
+/// exactness up to 2^22 steps.
+pub const FIXED_F32_MAX_STEPS: i64 = 1 << 22;
+
+fn fixed_point_within(value: f64, res: f64, max_steps: i64) -> Result<i64, ErrorKind> {
     if !(res.is_finite() && res > 0.0) {
         return Err(ErrorKind::InvalidDeclaration);
     }
@@ -774,8 +788,8 @@ pub fn fixed_point(value: f64, res: f64) -> Result<i64, ErrorKind> {
         return Err(ErrorKind::NonFiniteFloat);
     }
     let rounded = round_half_away(value / res);
-    // Both bounds are exact in f64: [-2^63, 2^63) is i64.
-    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&rounded) {
+    // Exact in f64: the bound is a power of two.
+    if rounded.abs() > max_steps as f64 {
         return Err(ErrorKind::OutOfRange);
     }
     let quotient = rounded as i64;
@@ -865,7 +879,7 @@ pub fn write_fixed<W: BitWrite>(writer: &mut W, value: f64, res: f64, signs: Sig
 /// ```
 pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs: Signs) -> Result<(), Error> {
     let fail = |kind| Error::new(kind, writer.bits_written());
-    let quotient = fixed_point(f64::from(value), res).map_err(fail)?;
+    let quotient = fixed_point_within(f64::from(value), res, FIXED_F32_MAX_STEPS).map_err(fail)?;
     if !((quotient as f64 * res) as f32).is_finite() {
         return Err(fail(ErrorKind::OutOfRange));
     }
@@ -886,20 +900,23 @@ pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs:
 /// # Ok::<(), bitpack_core::Error>(())
 /// ```
 pub fn read_fixed(reader: &mut BitReader<'_>, res: f64, signs: Signs) -> Result<f64, Error> {
-    read_fixed_as(reader, res, signs, |value| Some(value).filter(|v| v.is_finite()))
+    read_fixed_as(reader, res, signs, FIXED_MAX_STEPS, |value| Some(value).filter(|v| v.is_finite()))
 }
 
 /// Reads a float written by [`write_fixed_f32`] with the same `res`;
 /// refuses a value past `f32`'s range (see [`write_fixed_f32`] for an
 /// example).
 pub fn read_fixed_f32(reader: &mut BitReader<'_>, res: f64, signs: Signs) -> Result<f32, Error> {
-    read_fixed_as(reader, res, signs, |value| Some(value as f32).filter(|v| v.is_finite()))
+    read_fixed_as(reader, res, signs, FIXED_F32_MAX_STEPS, |value| {
+        Some(value as f32).filter(|v| v.is_finite())
+    })
 }
 
 fn read_fixed_as<F>(
     reader: &mut BitReader<'_>,
     res: f64,
     signs: Signs,
+    max_steps: i64,
     convert: impl FnOnce(f64) -> Option<F>,
 ) -> Result<F, Error> {
     atomically(reader, |reader, start| {
@@ -907,6 +924,9 @@ fn read_fixed_as<F>(
             return Err(Error::new(ErrorKind::InvalidDeclaration, start));
         }
         let quotient: i64 = read_adaptive(reader, signs)?;
+        if quotient.unsigned_abs() > max_steps.unsigned_abs() {
+            return Err(Error::new(ErrorKind::OutOfRange, start));
+        }
         convert(quotient as f64 * res).ok_or(Error::new(ErrorKind::OutOfRange, start))
     })
 }

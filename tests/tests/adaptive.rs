@@ -125,19 +125,45 @@ fn fixed_point_refuses_what_it_cannot_send() {
     };
     assert_eq!(refuse(f64::NAN, 0.001), Err(ErrorKind::NonFiniteFloat));
     assert_eq!(refuse(f64::INFINITY, 0.001), Err(ErrorKind::NonFiniteFloat));
-    assert_eq!(refuse(1e16, 0.001), Err(ErrorKind::OutOfRange)); // 1e19 > i64::MAX
+    assert_eq!(refuse(1e16, 0.001), Err(ErrorKind::OutOfRange)); // 1e19 steps
     assert_eq!(refuse(-1e16, 0.001), Err(ErrorKind::OutOfRange));
     assert_eq!(refuse(1.0, 0.0), Err(ErrorKind::InvalidDeclaration));
     assert_eq!(refuse(1.0, -0.5), Err(ErrorKind::InvalidDeclaration));
     assert_eq!(
-        adaptive::write_fixed_f32(&mut counter, f32::MAX, 1e30, Signs::ZigZag).map_err(|e| e.kind()),
+        adaptive::write_fixed_f32(&mut counter, f32::MAX, 1e32, Signs::ZigZag).map_err(|e| e.kind()),
         Ok(())
     );
     // Nothing was counted for the refused values.
-    assert_eq!(counter.bits_written(), adaptive::adaptive_bits(340_282_347_i64, Signs::ZigZag).unwrap());
-    // The largest sendable quotient is i64::MAX's neighbourhood: -2^63 exactly is fine.
-    assert_eq!(adaptive::fixed_point(i64::MIN as f64, 1.0), Ok(i64::MIN));
-    assert_eq!(adaptive::fixed_point(-(i64::MIN as f64), 1.0), Err(ErrorKind::OutOfRange));
+    assert_eq!(counter.bits_written(), adaptive::adaptive_bits(3_402_823_i64, Signs::ZigZag).unwrap());
+    // The largest quotients: 2^50 steps for f64, 2^22 for f32 (past them a
+    // decoded value could re-encode one step away).
+    let steps = adaptive::FIXED_MAX_STEPS as f64;
+    assert_eq!(adaptive::fixed_point(steps, 1.0), Ok(adaptive::FIXED_MAX_STEPS));
+    assert_eq!(adaptive::fixed_point(-steps, 1.0), Ok(-adaptive::FIXED_MAX_STEPS));
+    assert_eq!(adaptive::fixed_point(steps + 1.0, 1.0), Err(ErrorKind::OutOfRange));
+    let f32_steps = adaptive::FIXED_F32_MAX_STEPS as f32;
+    assert!(adaptive::write_fixed_f32(&mut BitCounter::new(), f32_steps, 1.0, Signs::ZigZag).is_ok());
+    assert_eq!(
+        adaptive::write_fixed_f32(&mut BitCounter::new(), f32_steps + 1.0, 1.0, Signs::ZigZag)
+            .map_err(|e| e.kind()),
+        Err(ErrorKind::OutOfRange)
+    );
+}
+
+#[test]
+fn fixed_point_readers_refuse_quotients_no_writer_sends() {
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    adaptive::write_adaptive(&mut writer, adaptive::FIXED_MAX_STEPS + 1, Signs::ZigZag).unwrap();
+    adaptive::write_adaptive(&mut writer, adaptive::FIXED_F32_MAX_STEPS + 1, Signs::ZigZag).unwrap();
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    let error = adaptive::read_fixed(&mut reader, 0.001, Signs::ZigZag).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::OutOfRange);
+    assert_eq!(reader.bits_read(), 0, "a refused read leaves the reader");
+    adaptive::read_adaptive::<i64>(&mut reader, Signs::ZigZag).unwrap();
+    let error = adaptive::read_fixed_f32(&mut reader, 0.5, Signs::ZigZag).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::OutOfRange);
 }
 
 #[test]
