@@ -20,7 +20,7 @@ use proc_macro2::{Literal as LiteralToken, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::parse::ParseStream;
 use syn::spanned::Spanned;
-use syn::{Attribute, GenericParam, Ident, Index, Meta, Type};
+use syn::{Attribute, Ident, Index, Meta, Type};
 
 /// `#[change_group]` or `#[change_group(name)]` on a field.
 pub struct GroupAttr {
@@ -645,19 +645,8 @@ impl Code<'_, '_> {
     /// (`read_delta` keeps the baseline's), and a nested one `ChangeGroups`.
     fn generics(&self, plan: &Plan<'_>) -> (TokenStream, TokenStream, TokenStream) {
         let p = &self.emitter.runtime;
-        let mut generics = plan.input.generics.clone();
-        let params: Vec<Ident> = generics
-            .params
-            .iter()
-            .filter_map(|param| match param {
-                GenericParam::Type(param) => Some(param.ident.clone()),
-                _ => None,
-            })
-            .collect();
+        let (mut generics, params) = crate::expand::bitpack_bounded(p, &plan.input.generics);
         let where_clause = generics.make_where_clause();
-        for ident in &params {
-            where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
-        }
         for item in &self.changes.items {
             let (fields, nested) = match item {
                 Item::Always(_) => continue,

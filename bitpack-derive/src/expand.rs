@@ -13,7 +13,7 @@ use crate::plan::{Body, Check, Const, Encoding, Field, Fields, Plan};
 use proc_macro2::{Literal as LiteralToken, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{GenericParam, Index};
+use syn::{GenericParam, Generics, Ident, Index};
 
 pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let emitter = Emitter { runtime: runtime(&plan.krate) };
@@ -58,20 +58,8 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         }
         None => (max_bits, None),
     };
-    let mut generics = input.generics.clone();
-    let bounded: Vec<_> = generics
-        .params
-        .iter()
-        .filter_map(|param| match param {
-            GenericParam::Type(param) => Some(param.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    let where_clause = generics.make_where_clause();
-    adaptive::bound_scoped(p, &plan.body, &bounded, where_clause);
-    for ident in bounded {
-        where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
-    }
+    let (mut generics, bounded) = bitpack_bounded(p, &input.generics);
+    adaptive::bound_scoped(p, &plan.body, &bounded, generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let scope = scope.map(|scope| scope.expand(p, name, (&impl_generics, &ty_generics, where_clause)));
     let changes = plan.changes.as_ref().map(|changes| crate::change::expand(changes, plan, &emitter));
@@ -103,6 +91,25 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
             #changes
         };
     }
+}
+
+/// The input's generics with `T: BitPack` on every type parameter, and
+/// those parameters' names.
+pub(crate) fn bitpack_bounded(p: &TokenStream, generics: &Generics) -> (Generics, Vec<Ident>) {
+    let mut generics = generics.clone();
+    let params: Vec<Ident> = generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            GenericParam::Type(param) => Some(param.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    let where_clause = generics.make_where_clause();
+    for ident in &params {
+        where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
+    }
+    (generics, params)
 }
 
 /// `<crate>::__private`.
