@@ -207,6 +207,7 @@ fn derived_seed_scenario_matches_the_hand_written_figures() -> Result<(), Error>
 // ---------------------------------------------------------------------------
 // The hand-written `Entity` of change_groups_common, derived.
 
+use change_groups_common::loss::{LossPattern, lost_20_percent, run_lossy};
 use change_groups_common::{ENTITY_BITS, ENTITY_GROUPS, SplitMix64, World};
 use proptest::prelude::*;
 
@@ -486,36 +487,12 @@ fn run_with_loss(
 ) -> Result<usize, TestCaseError> {
     let mut rng = SplitMix64(seed);
     let mut world = World::<LOSS_ENTITIES>::random(&mut rng);
-    let mut receiver = Fleet::<LOSS_ENTITIES>(vec![Unit::default(); LOSS_ENTITIES]);
-    let mut latest = <Fleet<LOSS_ENTITIES> as ChangeGroups>::Tracker::default();
-    let mut ring: bitpack::SnapshotRing<_, 8> = bitpack::SnapshotRing::new();
-    let mut acks_in_flight: Vec<(usize, u16)> = Vec::new();
-    let mut decoded = 0;
-    for tick in 0..LOSS_TICKS {
-        for &(_, sequence) in acks_in_flight.iter().filter(|(due, _)| *due == tick) {
-            ring.ack(sequence);
-        }
+    let receiver = Fleet::<LOSS_ENTITIES>(vec![Unit::default(); LOSS_ENTITIES]);
+    let pattern = LossPattern { first_sequence, packet_lost, ack_lost, ack_delay };
+    run_lossy::<_, 8>(receiver, &pattern, |_| {
         world.tick(&mut rng, 30, 20, true);
-        let sender = Fleet::from(&world);
-        let sequence = first_sequence.wrapping_add(tick as u16);
-        let bytes = bytes_of(|w| sender.write_changes(w, ring.confirmed(), &mut latest))
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        ring.insert(sequence, latest.clone());
-        if packet_lost[tick] {
-            continue;
-        }
-        receiver.read_changes(&mut BitReader::new(&bytes)).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(&receiver, &sender, "after packet {} (tick {})", sequence, tick);
-        decoded += 1;
-        if !ack_lost[tick] {
-            acks_in_flight.push((tick + 1 + ack_delay[tick], sequence));
-        }
-    }
-    Ok(decoded)
-}
-
-fn lost_20_percent() -> impl Strategy<Value = Vec<bool>> {
-    proptest::collection::vec((0u8..100).prop_map(|roll| roll < 20), LOSS_TICKS)
+        Fleet::from(&world)
+    })
 }
 
 proptest! {
@@ -525,8 +502,8 @@ proptest! {
     fn derived_receiver_holds_what_the_decoded_packet_carried(
         seed in any::<u64>(),
         first_sequence in prop_oneof![65_500u16..=65_535, any::<u16>()],
-        packet_lost in lost_20_percent(),
-        ack_lost in lost_20_percent(),
+        packet_lost in lost_20_percent(LOSS_TICKS),
+        ack_lost in lost_20_percent(LOSS_TICKS),
         ack_delay in proptest::collection::vec(0usize..10, LOSS_TICKS),
     ) {
         let decoded = run_with_loss(seed, first_sequence, &packet_lost, &ack_lost, &ack_delay)?;

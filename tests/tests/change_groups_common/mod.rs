@@ -2,6 +2,7 @@
 //! (stand-ins for what `#[change_group]` will derive), and a PRNG.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod loss;
 pub mod seed;
 
 use bitpack::change::{
