@@ -59,20 +59,47 @@ pub fn write_snapshot(snapshot: &Snapshot, buf: &mut [u8]) -> Option<usize> {
             put_float(&mut w, axis, &VELOCITY);
         }
         put_float(&mut w, e.yaw, &YAW);
-        w.put(u64::from(e.health), 10);
-        w.put(u64::from(e.armor), 7);
-        let f = e.flags;
-        let flags = u64::from(f.on_ground)
-            | u64::from(f.crouching) << 1
-            | u64::from(f.firing) << 2
-            | u64::from(f.reloading) << 3
-            | u64::from(f.invisible) << 4;
-        match e.target {
-            Some(target) => w.put(flags | 1 << 5 | u64::from(target) << 6, 18),
-            None => w.put(flags, 6),
-        }
+        put_vitals_and_state(&mut w, e);
     }
     Some(w.finish())
+}
+
+/// An entity's health, armor, flags and optional target: the fields after
+/// its floats, the same in both snapshot writers.
+#[inline(always)]
+fn put_vitals_and_state(w: &mut HandWriter<'_>, e: &Entity) {
+    w.put(u64::from(e.health), 10);
+    w.put(u64::from(e.armor), 7);
+    let f = e.flags;
+    let flags = u64::from(f.on_ground)
+        | u64::from(f.crouching) << 1
+        | u64::from(f.firing) << 2
+        | u64::from(f.reloading) << 3
+        | u64::from(f.invisible) << 4;
+    match e.target {
+        Some(target) => w.put(flags | 1 << 5 | u64::from(target) << 6, 18),
+        None => w.put(flags, 6),
+    }
+}
+
+/// Reads what [`put_vitals_and_state`] wrote; `None` on an out-of-range value.
+#[inline(always)]
+fn get_vitals_and_state(r: &mut HandReader<'_>) -> Option<(u16, u8, EntityFlags, Option<u16>)> {
+    let health = r.get(10) as u16;
+    let armor = r.get(7) as u8;
+    if health > 1000 || armor > 100 {
+        return None;
+    }
+    let f = r.get(6);
+    let flags = EntityFlags {
+        on_ground: f & 1 != 0,
+        crouching: f & 2 != 0,
+        firing: f & 4 != 0,
+        reloading: f & 8 != 0,
+        invisible: f & 16 != 0,
+    };
+    let target = if f & 32 != 0 { Some(r.get(12) as u16) } else { None };
+    Some((health, armor, flags, target))
 }
 
 /// Reads a snapshot; `None` on a short buffer or an out-of-range value.
@@ -97,20 +124,7 @@ pub fn read_snapshot(bytes: &[u8]) -> Option<Snapshot> {
         let velocity =
             [get_float(&mut r, &VELOCITY)?, get_float(&mut r, &VELOCITY)?, get_float(&mut r, &VELOCITY)?];
         let yaw = get_float(&mut r, &YAW)?;
-        let health = r.get(10) as u16;
-        let armor = r.get(7) as u8;
-        if health > 1000 || armor > 100 {
-            return None;
-        }
-        let f = r.get(6);
-        let flags = EntityFlags {
-            on_ground: f & 1 != 0,
-            crouching: f & 2 != 0,
-            firing: f & 4 != 0,
-            reloading: f & 8 != 0,
-            invisible: f & 16 != 0,
-        };
-        let target = if f & 32 != 0 { Some(r.get(12) as u16) } else { None };
+        let (health, armor, flags, target) = get_vitals_and_state(&mut r)?;
         entities.push(Entity { id, kind, position, velocity, yaw, health, armor, flags, target });
     }
     // Optional targets were not in the length check: refuse reads past the end.
@@ -224,18 +238,7 @@ pub fn write_snapshot_lanes(snapshot: &Snapshot, buf: &mut [u8]) -> Option<usize
         for (step, bits) in steps.iter().zip(LANE_BITS) {
             w.put(u64::from(*step), bits);
         }
-        w.put(u64::from(e.health), 10);
-        w.put(u64::from(e.armor), 7);
-        let f = e.flags;
-        let flags = u64::from(f.on_ground)
-            | u64::from(f.crouching) << 1
-            | u64::from(f.firing) << 2
-            | u64::from(f.reloading) << 3
-            | u64::from(f.invisible) << 4;
-        match e.target {
-            Some(target) => w.put(flags | 1 << 5 | u64::from(target) << 6, 18),
-            None => w.put(flags, 6),
-        }
+        put_vitals_and_state(&mut w, e);
     }
     Some(w.finish())
 }
@@ -266,20 +269,7 @@ pub fn read_snapshot_lanes(bytes: &[u8]) -> Option<Snapshot> {
             return None;
         }
         let [p0, p1, p2, v0, v1, v2, yaw, _] = dequantize_lanes(steps);
-        let health = r.get(10) as u16;
-        let armor = r.get(7) as u8;
-        if health > 1000 || armor > 100 {
-            return None;
-        }
-        let f = r.get(6);
-        let flags = EntityFlags {
-            on_ground: f & 1 != 0,
-            crouching: f & 2 != 0,
-            firing: f & 4 != 0,
-            reloading: f & 8 != 0,
-            invisible: f & 16 != 0,
-        };
-        let target = if f & 32 != 0 { Some(r.get(12) as u16) } else { None };
+        let (health, armor, flags, target) = get_vitals_and_state(&mut r)?;
         entities.push(Entity {
             id,
             kind,
