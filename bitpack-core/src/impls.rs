@@ -10,20 +10,32 @@ use crate::private::{self, schema};
 use crate::reader::BitReader;
 use crate::write::BitWrite;
 
-impl BitPack for bool {
-    const MAX_BITS: usize = 1;
-    const MIN_BITS: usize = 1;
-    const SCHEMA: u64 = schema::node(schema::BOOL, &[]);
+/// Types with a fixed-width core operation: `bool` (1 bit), raw `f32`
+/// and `f64` (their IEEE bits).
+macro_rules! fixed_width {
+    ($($ty:ty, $bits:expr, $kind:ident, $write:ident, $read:ident;)*) => {$(
+        impl BitPack for $ty {
+            const MAX_BITS: usize = $bits;
+            const MIN_BITS: usize = $bits;
+            const SCHEMA: u64 = schema::node(schema::$kind, &[]);
 
-    #[inline(always)]
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        writer.write_bool(*self)
-    }
+            #[inline(always)]
+            fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
+                writer.$write(*self)
+            }
 
-    #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        reader.read_bool()
-    }
+            #[inline(always)]
+            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+                reader.$read()
+            }
+        }
+    )*};
+}
+
+fixed_width! {
+    bool, 1, BOOL, write_bool, read_bool;
+    f32, 32, F32, write_f32, read_f32;
+    f64, 64, F64, write_f64, read_f64;
 }
 
 /// Unsigned integers: their raw bits (`value - 0` at full width).
@@ -82,38 +94,6 @@ signed! {
     i32 ranged_i32;
     i64 ranged_i64;
     i128 ranged_i128;
-}
-
-impl BitPack for f32 {
-    const MAX_BITS: usize = 32;
-    const MIN_BITS: usize = 32;
-    const SCHEMA: u64 = schema::node(schema::F32, &[]);
-
-    #[inline(always)]
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        writer.write_f32(*self)
-    }
-
-    #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        reader.read_f32()
-    }
-}
-
-impl BitPack for f64 {
-    const MAX_BITS: usize = 64;
-    const MIN_BITS: usize = 64;
-    const SCHEMA: u64 = schema::node(schema::F64, &[]);
-
-    #[inline(always)]
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        writer.write_f64(*self)
-    }
-
-    #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        reader.read_f64()
-    }
 }
 
 impl<T: BitPack> BitPack for Option<T> {
