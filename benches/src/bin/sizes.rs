@@ -82,8 +82,11 @@ fn run(options: &Options) -> Result<(), PeerError> {
         if *kind == "snapshot"
             && let Some(path) = &options.svg
         {
-            // The 8-lane variant writes the hand packer's bytes: one bar is enough.
-            let charted: Vec<&SizeRow> = rows.iter().filter(|row| !row.name.contains("8-lane")).collect();
+            // Rows that write another row's bytes (the fused hand packer, the
+            // twins under bitpack and bitcode-converting): one bar is enough.
+            let duplicate = ["hand packer, fused", "bitpack (ints)", peers::BITCODE_QUANTIZING];
+            let charted: Vec<&SizeRow> =
+                rows.iter().filter(|row| !duplicate.contains(&row.name.as_str())).collect();
             std::fs::write(path, chart(&charted)).map_err(|e| PeerError(format!("{path}: {e}")))?;
         }
     }
