@@ -23,8 +23,10 @@ pub mod schema;
 
 mod change;
 mod ranged;
+mod run;
 pub use change::*;
 pub use ranged::*;
+pub use run::*;
 
 use crate::bits::bit_length_u128;
 use crate::quantize::{MAX_STEPS, Quantizer};
@@ -111,51 +113,6 @@ pub const fn vec_max_bits(max_len: usize, element_bits: usize) -> usize {
 #[inline(always)]
 pub fn reserve<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve>::Reserved<'_>> {
     writer.reserve_all(bits)
-}
-
-/// Writes `count` (2..=32) consecutive bools, packed in `bits` (the first
-/// lowest), as one write; the same bits as one `write_bool` each. Should
-/// they not fit, writes them one by one, so the write fails exactly where
-/// the separate writes would.
-#[inline(always)]
-pub fn write_flags<W: BitWrite>(writer: &mut W, bits: u32, count: u32) -> Result<(), Error> {
-    match writer.write_bits(bits, count) {
-        Ok(()) => Ok(()),
-        Err(_) => write_flags_one_by_one(writer, bits, count),
-    }
-}
-
-#[cold]
-fn write_flags_one_by_one<W: BitWrite>(writer: &mut W, bits: u32, count: u32) -> Result<(), Error> {
-    for index in 0..count {
-        writer.write_bool((bits >> index) & 1 != 0)?;
-    }
-    // Unreachable after a refused `write_bits`: one of the bits cannot fit.
-    Ok(())
-}
-
-/// Reads `count` (2..=32) consecutive bools written by [`write_flags`] (or
-/// one `write_bool` each), the first in the lowest bit. Should they not all
-/// remain, reads them one by one, so the read fails where separate reads
-/// would, with the position where they leave it.
-#[inline(always)]
-pub fn read_flags(reader: &mut BitReader<'_>, count: u32) -> Result<u32, Error> {
-    match reader.read_bits(count) {
-        Ok(bits) => Ok(bits),
-        Err(_) => read_flags_one_by_one(reader, count),
-    }
-}
-
-// Inline, not `#[cold]`: an out-of-line call takes the reader's address,
-// which kept the change-group streams' reader in memory (tracked decode
-// 2.9 -> 5.5 us per snapshot).
-#[inline(always)]
-fn read_flags_one_by_one(reader: &mut BitReader<'_>, count: u32) -> Result<u32, Error> {
-    let mut bits = 0;
-    for index in 0..count {
-        bits |= u32::from(reader.read_bool()?) << index;
-    }
-    Ok(bits)
 }
 
 /// Writes an enum's variant index as `int(index, 0, variants - 1)`.

@@ -50,6 +50,13 @@ impl<'a> BitReader<'a> {
         self.len_bits - self.position
     }
 
+    /// Moves back `bits` bits, to re-read them (fused runs whose values
+    /// turned out invalid are read again field by field).
+    #[inline(always)]
+    pub(crate) fn unread(&mut self, bits: usize) {
+        self.position = self.position.saturating_sub(bits);
+    }
+
     #[cold]
     fn fail<T>(&mut self, start: usize, kind: ErrorKind) -> Result<T, Error> {
         self.position = start;
@@ -78,11 +85,11 @@ impl<'a> BitReader<'a> {
 
     /// Reads `bits` (0..=64) bits after checking they remain.
     #[inline(always)]
-    fn take(&mut self, bits: u32) -> Result<u64, Error> {
+    pub(crate) fn take(&mut self, bits: u32) -> Result<u64, Error> {
         // Away from the end one check does: 8 bytes at the read position
-        // hold its bit offset (at most 7) plus up to 32 bits, so when they
+        // hold its bit offset (at most 7) plus up to 56 bits, so when they
         // lie inside the slice the bits remain too.
-        if bits <= 32 {
+        if bits <= 56 {
             let byte = self.position >> 3;
             if let Some(chunk) = self.bytes.get(byte..byte + 8).and_then(|chunk| chunk.first_chunk::<8>()) {
                 let value = (u64::from_le_bytes(*chunk) >> (self.position & 7)) & low_mask(bits);

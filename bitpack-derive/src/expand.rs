@@ -301,21 +301,12 @@ impl Emitter {
 
     /// Field reads into `__field{n}` locals, then `path { .. }` built from them.
     fn construct(&self, path: TokenStream, fields: &Fields<'_>) -> (Vec<TokenStream>, TokenStream) {
-        let p = &self.runtime;
         let mut reads = Vec::new();
         let mut position = 0;
         while let Some(field) = fields.fields.get(position) {
-            let run = bool_run(fields.fields[position..].iter().map(|field| field.encoding.as_ref()));
-            if run >= 2 {
-                // Consecutive bools in one read of their bits, then split.
-                let flags = format_ident!("__flags{}", position);
-                let count = LiteralToken::u32_unsuffixed(run as u32);
-                reads.push(quote!(let #flags: ::core::primitive::u32 = #p::read_flags(__reader, #count)?;));
-                for offset in 0..run {
-                    let local = binding(position + offset);
-                    let shift = LiteralToken::u32_unsuffixed(offset as u32);
-                    reads.push(quote!(let #local = (#flags >> #shift) & 1 != 0;));
-                }
+            let (run, read) = self.read_run(&fields.fields, position);
+            if run > 0 {
+                reads.push(read);
                 position += run;
                 continue;
             }
@@ -338,22 +329,14 @@ impl Emitter {
         (reads, construct)
     }
 
-    /// The writes of `written` in order, runs of bools as one write.
+    /// The writes of `written` in order, fused runs as one write.
     fn writes(&self, written: &[(Access, &Encoding<'_>)]) -> Vec<TokenStream> {
-        let p = &self.runtime;
         let mut writes = Vec::new();
         let mut position = 0;
         while let Some((access, encoding)) = written.get(position) {
-            let run = bool_run(written[position..].iter().map(|(_, encoding)| Some(*encoding)));
-            if run >= 2 {
-                let count = LiteralToken::u32_unsuffixed(run as u32);
-                let bits =
-                    written[position..position + run].iter().enumerate().map(|(offset, (access, _))| {
-                        let value = access.value();
-                        let shift = LiteralToken::u32_unsuffixed(offset as u32);
-                        quote!((::core::primitive::u32::from(#value) << #shift))
-                    });
-                writes.push(quote!(#p::write_flags(__writer, #(#bits)|*, #count)?;));
+            let (run, write) = self.write_run(&written[position..]);
+            if run > 0 {
+                writes.push(write);
                 position += run;
                 continue;
             }
@@ -363,7 +346,7 @@ impl Emitter {
         writes
     }
 
-    fn read_field(&self, field: &Field<'_>) -> TokenStream {
+    pub(crate) fn read_field(&self, field: &Field<'_>) -> TokenStream {
         let p = &self.runtime;
         match &field.encoding {
             Some(encoding) => self.read(encoding, 0),
@@ -693,23 +676,11 @@ fn uses_adaptive(encoding: &Encoding<'_>) -> bool {
 const UNROLLED_ARRAY_MAX: usize = 16;
 
 /// The value of `len` when it is an integer literal up to [`UNROLLED_ARRAY_MAX`].
-fn small_literal(len: &syn::Expr) -> Option<usize> {
+pub(crate) fn small_literal(len: &syn::Expr) -> Option<usize> {
     match len {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) => {
             int.base10_parse::<usize>().ok().filter(|count| *count <= UNROLLED_ARRAY_MAX)
         }
         _ => None,
     }
-}
-
-/// How many of the leading encodings are plain `bool`s, at most 32 (one
-/// `write_bits`): such a run goes on the wire as one field of that many bits,
-/// the first bool lowest, which is exactly the bools one after another.
-fn bool_run<'e, 'a: 'e>(encodings: impl Iterator<Item = Option<&'e Encoding<'a>>>) -> usize {
-    encodings
-        .take_while(|encoding| {
-            matches!(encoding, Some(Encoding::Nested(ty)) if matches!(crate::ty::shape(ty), crate::ty::Shape::Bool))
-        })
-        .take(32)
-        .count()
 }

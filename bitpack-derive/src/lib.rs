@@ -7,7 +7,7 @@
 //! reporting every mistake at once, and `expand` turns a plan into code
 //! and cannot fail. On mistakes, `fallback` emits them with a stub impl.
 //! Adaptive integers (`adaptive`) and change groups (`change`) hook into
-//! `valid` and `expand`.
+//! `valid` and `expand`; `run` fuses consecutive fixed-width fields.
 
 mod adaptive;
 mod ast;
@@ -17,6 +17,7 @@ mod errors;
 mod expand;
 mod fallback;
 mod plan;
+mod run;
 mod ty;
 mod valid;
 

@@ -103,6 +103,23 @@ macro_rules! ranged {
             pub fn read(reader: &mut BitReader<'_>, min: $ty, max: $ty) -> Result<$ty, Error> {
                 ($read)(reader, min, max)
             }
+
+            /// What [`write`] puts on the wire for `value` (`value - min`),
+            /// as a leaf of a fused run (ranges up to 64 bits); clears
+            /// `valid` when [`write`] would refuse it.
+            #[inline(always)]
+            pub fn run_bits(value: $ty, min: $ty, max: $ty, valid: &mut bool) -> u64 {
+                *valid &= min <= value && value <= max;
+                wide(value).wrapping_sub(wide(min)) as u64
+            }
+
+            /// The value of a fused run's leaf, `min + raw`; clears `valid`
+            /// when [`read`] would refuse the same bits.
+            #[inline(always)]
+            pub fn run_value(raw: u64, min: $ty, max: $ty, valid: &mut bool) -> $ty {
+                *valid &= raw as u128 <= wide(max).wrapping_sub(wide(min)) as u128;
+                wide(min).wrapping_add(raw as $wide) as $ty
+            }
         }
     };
 }

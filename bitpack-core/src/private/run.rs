@@ -1,0 +1,193 @@
+//! Fused runs: consecutive fixed-width fields (bools, `#[bits]` integers of
+//! up to 64 bits, `#[quantize(min, max, res)]` floats, short arrays of
+//! them) that a derived type writes as one and reads as one.
+//!
+//! A field-by-field write carries its own value check, room check and
+//! `Result` per field, and the writer's scratch word is one long chain of
+//! dependent shifts. A run checks every value into one flag, reserves its
+//! bits once and packs the leaves with constant shifts into 64-bit pushes;
+//! a read takes every leaf after one length check and tests all values with
+//! one branch. The wire is the same bits in the same order.
+//!
+//! Should any value be refused, or the bits not fit or not remain, the run
+//! does nothing (a read moves back to where it began) and the derived code
+//! falls back to its field-by-field body, so every error names the same bit
+//! and leaves the same position as before.
+
+use crate::bits::low_mask;
+use crate::quantize::Quantizer;
+use crate::reader::BitReader;
+use crate::write::BitWrite;
+
+/// Total bits of a run's leaves.
+#[inline]
+pub const fn run_bits(widths: &[u32]) -> usize {
+    let mut total = 0;
+    let mut index = 0;
+    while index < widths.len() {
+        total += widths[index] as usize;
+        index += 1;
+    }
+    total
+}
+
+/// Whether a run of `bits` fits in the writer (nothing is written).
+#[inline(always)]
+pub fn run_fits<W: BitWrite>(writer: &W, bits: usize) -> bool {
+    writer.reserve(bits).is_ok()
+}
+
+/// A run's leaves packed into 64-bit pushes. The derive emits one `put` per
+/// leaf in straight-line code with constant widths, so the packing folds
+/// into constant shifts and a push per 64 bits: no loop, no branch.
+#[derive(Debug, Default)]
+pub struct RunWriter {
+    word: u64,
+    used: u32,
+}
+
+impl RunWriter {
+    /// An empty run.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        RunWriter { word: 0, used: 0 }
+    }
+
+    /// Appends `value` (below `2^width`, `width` at most 64).
+    #[inline(always)]
+    pub fn put<W: BitWrite>(&mut self, writer: &mut W, value: u64, width: u32) {
+        if self.used + width > 64 {
+            writer.push(self.word, self.used);
+            self.word = 0;
+            self.used = 0;
+        }
+        // A zero-width leaf (a range of one value) adds nothing.
+        if width > 0 {
+            self.word |= value << self.used;
+        }
+        self.used += width;
+    }
+
+    /// Pushes what is left.
+    #[inline(always)]
+    pub fn finish<W: BitWrite>(self, writer: &mut W) {
+        if self.used > 0 {
+            writer.push(self.word, self.used);
+        }
+    }
+}
+
+/// Whether `bits` more bits remain to read.
+#[inline(always)]
+pub fn run_remains(reader: &BitReader<'_>, bits: usize) -> bool {
+    reader.bits_remaining() >= bits
+}
+
+/// A run's leaves taken from one 8-byte load per up to 56 bits (the
+/// reader's fast path), with constant shifts: like [`RunWriter`], the
+/// derive calls `get` in straight-line code with constant widths, so where
+/// each load happens and what it takes fold away.
+#[derive(Debug)]
+pub struct RunReader {
+    chunk: u64,
+    /// Bits of `chunk` not yet handed out.
+    available: u32,
+    /// Bits of the run not yet loaded.
+    left: u32,
+}
+
+impl RunReader {
+    /// A run of `bits` bits, which [`run_remains`] checked.
+    #[inline(always)]
+    pub fn new(bits: usize) -> Self {
+        RunReader { chunk: 0, available: 0, left: bits as u32 }
+    }
+
+    /// The next leaf, `width` (at most 64) bits.
+    #[inline(always)]
+    pub fn get(&mut self, reader: &mut BitReader<'_>, width: u32) -> u64 {
+        while self.available < width {
+            // Never past the run, never more than one load gives, and the
+            // chunk has room for what it keeps plus what comes.
+            let load = self.left.min(56).min(64 - self.available);
+            // Cannot fail: the run's bits remain (zeros if misused).
+            let bits = reader.take(load).unwrap_or(0);
+            self.chunk |= bits << self.available;
+            self.available += load;
+            self.left -= load;
+        }
+        let value = self.chunk & low_mask(width);
+        self.chunk = self.chunk.checked_shr(width).unwrap_or(0);
+        self.available -= width;
+        value
+    }
+}
+
+/// Moves a reader back over a run of `bits` it read, whose values turned
+/// out invalid, so the fields can be read again one by one.
+#[inline(always)]
+pub fn unread_run(reader: &mut BitReader<'_>, bits: usize) {
+    reader.unread(bits);
+}
+
+/// A bool as a leaf.
+#[inline(always)]
+pub fn bool_bits(value: bool) -> u64 {
+    u64::from(value)
+}
+
+/// A leaf's bits as a bool.
+#[inline(always)]
+pub fn bool_value(raw: u64) -> bool {
+    raw != 0
+}
+
+/// A plain `f32` as a leaf: its IEEE bits.
+#[inline(always)]
+pub fn f32_bits(value: f32) -> u64 {
+    u64::from(value.to_bits())
+}
+
+/// A leaf's bits as a plain `f32`.
+#[inline(always)]
+pub fn f32_value(raw: u64) -> f32 {
+    f32::from_bits(raw as u32)
+}
+
+/// A plain `f64` as a leaf: its IEEE bits.
+#[inline(always)]
+pub fn f64_bits(value: f64) -> u64 {
+    value.to_bits()
+}
+
+/// A leaf's bits as a plain `f64`.
+#[inline(always)]
+pub fn f64_value(raw: u64) -> f64 {
+    f64::from_bits(raw)
+}
+
+/// What `write_compressed_float` puts on the wire for `value`; clears
+/// `valid` when it would refuse it (a non-finite value, a bad declaration).
+#[inline(always)]
+pub fn quantized_bits(value: f32, min: f32, max: f32, res: f32, valid: &mut bool) -> u64 {
+    match Quantizer::new(min, max, res) {
+        Some(quantizer) => {
+            *valid &= value.is_finite();
+            u64::from(quantizer.quantize(value))
+        }
+        None => {
+            *valid = false;
+            0
+        }
+    }
+}
+
+/// The value `read_compressed_float` gives for a leaf's bits; clears
+/// `valid` when it would refuse them (a step above the maximum).
+#[inline(always)]
+pub fn quantized_value(raw: u64, min: f32, max: f32, res: f32, valid: &mut bool) -> f32 {
+    let value =
+        Quantizer::new(min, max, res).and_then(|quantizer| quantizer.dequantize(u32::try_from(raw).ok()?));
+    *valid &= value.is_some();
+    value.unwrap_or(0.0)
+}
