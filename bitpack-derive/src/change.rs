@@ -382,6 +382,22 @@ impl Code<'_, '_> {
         }
     }
 
+    /// Writes the fields at `positions` of `owner` as `write_to` does, with
+    /// consecutive fixed-width fields as one fused run (fewer, larger pushes
+    /// into the fingerprint sink as well as the writer).
+    fn write_all(&self, positions: &[usize], owner: &TokenStream) -> TokenStream {
+        let written: Vec<_> = positions
+            .iter()
+            .filter_map(|&position| {
+                let member = self.member(position);
+                let encoding = self.fields[position].encoding.as_ref()?;
+                Some((Access::Place(quote!(#owner.#member)), encoding))
+            })
+            .collect();
+        let writes = self.emitter.writes(&written);
+        quote!(#(#writes)*)
+    }
+
     /// Reads field `position` as `read_from` does.
     fn read(&self, position: usize) -> TokenStream {
         match &self.fields[position].encoding {
@@ -446,18 +462,18 @@ impl Code<'_, '_> {
             Item::Always(position) => self.write(*position, &this),
             Item::Group { record, fields } => {
                 let record = Index::from(*record);
-                let writes: Vec<_> = fields.iter().map(|position| self.write(*position, &this)).collect();
+                let writes = self.write_all(fields, &this);
                 quote! {
                     if #p::tracked_group(
                         __writer,
                         &__confirmed.records[#record],
                         &mut __latest.records[#record],
                         |__writer: &mut #p::BitFingerprint| {
-                            #(#writes)*
+                            #writes
                             #p::Ok(())
                         },
                     )? {
-                        #(#writes)*
+                        #writes
                     }
                 }
             }
@@ -552,22 +568,27 @@ impl Code<'_, '_> {
         match item {
             Item::Always(position) => self.delta_field_write(*position),
             Item::Group { fields, .. } => {
-                let now = fields.iter().map(|position| self.write(*position, &quote!(self)));
-                let then = fields.iter().map(|position| self.write(*position, &quote!(__baseline)));
-                let writes = fields.iter().map(|position| self.delta_field_write(*position));
+                let now = self.write_all(fields, &quote!(self));
+                let then = self.write_all(fields, &quote!(__baseline));
+                let writes = if fields.iter().any(|position| self.relative(*position).is_some()) {
+                    let writes = fields.iter().map(|position| self.delta_field_write(*position));
+                    quote!(#(#writes)*)
+                } else {
+                    now.clone()
+                };
                 quote! {
                     if #p::delta_group(
                         __writer,
                         |__writer: &mut #p::BitFingerprint| {
-                            #(#now)*
+                            #now
                             #p::Ok(())
                         },
                         |__writer: &mut #p::BitFingerprint| {
-                            #(#then)*
+                            #then
                             #p::Ok(())
                         },
                     )? {
-                        #(#writes)*
+                        #writes
                     }
                 }
             }

@@ -330,7 +330,7 @@ impl Emitter {
     }
 
     /// The writes of `written` in order, fused runs as one write.
-    fn writes(&self, written: &[(Access, &Encoding<'_>)]) -> Vec<TokenStream> {
+    pub(crate) fn writes(&self, written: &[(Access, &Encoding<'_>)]) -> Vec<TokenStream> {
         let mut writes = Vec::new();
         let mut position = 0;
         while let Some((access, encoding)) = written.get(position) {

@@ -131,8 +131,31 @@ impl BitSink for BitFingerprint {
         }
     }
 
-    // Not `#[inline]`: measured slower inlined (tracked stream 32.7 -> 36.9 us).
-    fn push(&mut self, mut value: u64, mut bits: u32) {
+    // The common case inline: a group's first 128 bits are kept as they
+    // are. Hashing the rest stays out of line (the whole `push` inlined
+    // measured slower: tracked stream 32.7 -> 36.9 us).
+    #[inline(always)]
+    fn push(&mut self, value: u64, bits: u32) {
+        if self.len + bits as usize <= EXACT_BITS {
+            // `value` has no bits above `bits`, and `len` is below 128.
+            self.exact |= u128::from(value) << self.len;
+            self.len += bits as usize;
+        } else {
+            self.push_past_exact(value, bits);
+        }
+    }
+
+    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.push(u64::from(byte), 8);
+        }
+    }
+}
+
+impl BitFingerprint {
+    /// [`BitSink::push`] for bits that reach past the exact part.
+    #[inline(never)]
+    fn push_past_exact(&mut self, mut value: u64, mut bits: u32) {
         if self.len < EXACT_BITS {
             let take = bits.min((EXACT_BITS - self.len) as u32);
             let low = if take >= 64 { value } else { value & ((1u64 << take) - 1) };
@@ -153,12 +176,6 @@ impl BitSink for BitFingerprint {
             self.hash = mix(self.hash ^ self.word);
             self.word = if room >= 64 { 0 } else { value >> room };
             self.word_bits = bits - room;
-        }
-    }
-
-    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.push(u64::from(byte), 8);
         }
     }
 }
