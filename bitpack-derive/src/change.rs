@@ -398,6 +398,35 @@ impl Code<'_, '_> {
         quote!(#(#writes)*)
     }
 
+    /// Statements binding each of `positions`' locals (`__field{n}`) as
+    /// `read_from` reads them, consecutive fixed-width fields as one fused
+    /// run; `relative` fields (in a delta) read against the baseline.
+    fn read_all(&self, positions: &[usize], relative: bool) -> TokenStream {
+        let mut reads = Vec::new();
+        let mut index = 0;
+        while let Some(&position) = positions.get(index) {
+            let is_relative = relative && self.relative(position).is_some();
+            if !is_relative {
+                let plain: Vec<_> = positions[index..]
+                    .iter()
+                    .take_while(|&&next| !(relative && self.relative(next).is_some()))
+                    .map(|&next| (&self.fields[next], binding(next)))
+                    .collect();
+                let (taken, read) = self.emitter.read_run(&plain);
+                if taken > 0 {
+                    reads.push(read);
+                    index += taken;
+                    continue;
+                }
+            }
+            let local = binding(position);
+            let read = if relative { self.delta_field_read(position) } else { self.read(position) };
+            reads.push(quote!(let #local = #read;));
+            index += 1;
+        }
+        quote!(#(#reads)*)
+    }
+
     /// Reads field `position` as `read_from` does.
     fn read(&self, position: usize) -> TokenStream {
         match &self.fields[position].encoding {
@@ -525,8 +554,12 @@ impl Code<'_, '_> {
         match item {
             Item::Always(position) => self.read(*position),
             Item::Group { fields, .. } => {
-                let reads = fields.iter().map(|position| self.read(*position));
-                sent(quote!((#(#reads,)*)))
+                let reads = self.read_all(fields, false);
+                let locals = fields.iter().map(|position| binding(*position));
+                sent(quote!({
+                    #reads
+                    (#(#locals,)*)
+                }))
             }
             Item::Nested { field, .. } => {
                 let ty = self.ty(*field);
@@ -618,12 +651,13 @@ impl Code<'_, '_> {
                 quote!(let #local = #read;)
             }
             Item::Group { fields, .. } => {
-                let locals = fields.iter().map(|position| binding(*position));
-                let reads = fields.iter().map(|position| self.delta_field_read(*position));
+                let locals: Vec<_> = fields.iter().map(|position| binding(*position)).collect();
+                let reads = self.read_all(fields, true);
                 let kept = fields.iter().map(|position| self.baseline_clone(*position));
                 quote! {
                     let (#(#locals,)*) = if #p::BitReader::read_bool(__reader)? {
-                        (#(#reads,)*)
+                        #reads
+                        (#(#locals,)*)
                     } else {
                         (#(#kept,)*)
                     };

@@ -304,7 +304,12 @@ impl Emitter {
         let mut reads = Vec::new();
         let mut position = 0;
         while let Some(field) = fields.fields.get(position) {
-            let (run, read) = self.read_run(&fields.fields, position);
+            let rest: Vec<_> = fields.fields[position..]
+                .iter()
+                .enumerate()
+                .map(|(offset, f)| (f, binding(position + offset)))
+                .collect();
+            let (run, read) = self.read_run(&rest);
             if run > 0 {
                 reads.push(read);
                 position += run;

@@ -5,7 +5,7 @@
 //! stays as the fallback for a refused value or a short buffer, so errors
 //! and positions are exactly those of separate writes and reads.
 
-use crate::expand::{Access, Emitter, binding};
+use crate::expand::{Access, Emitter};
 use crate::plan::{Encoding, Field};
 use crate::ty::{IntTy, Shape};
 use proc_macro2::{Literal, TokenStream};
@@ -196,12 +196,12 @@ impl Emitter {
         (fields.len(), code)
     }
 
-    /// The run at the start of `fields` (from index `first`), as one read
-    /// binding the fields' locals, falling back to the fields' own reads;
-    /// and how many fields it took (0: no run here).
-    pub(crate) fn read_run(&self, fields: &[Field<'_>], first: usize) -> (usize, TokenStream) {
+    /// The run at the start of `fields` (each with the local it binds), as
+    /// one read binding those locals, falling back to the fields' own
+    /// reads; and how many fields it took (0: no run here).
+    pub(crate) fn read_run(&self, fields: &[(&Field<'_>, Ident)]) -> (usize, TokenStream) {
         let p = &self.runtime;
-        let run_fields = run(fields[first..].iter().map(|field| field.encoding.as_ref()));
+        let run_fields = run(fields.iter().map(|(field, _)| field.encoding.as_ref()));
         if run_fields.is_empty() {
             return (0, TokenStream::new());
         }
@@ -231,8 +231,9 @@ impl Emitter {
                 }
             });
         }
-        let bindings = (first..first + run_fields.len()).map(binding);
-        let fallback = fields[first..first + run_fields.len()].iter().map(|field| self.read_field(field));
+        let taken = &fields[..run_fields.len()];
+        let bindings = taken.iter().map(|(_, local)| local);
+        let fallback = taken.iter().map(|(field, _)| self.read_field(field));
         let code = quote! {
             let (#(#bindings,)*) = '__run: {
                 const __WIDTHS: [::core::primitive::u32; #count] = [#(#widths),*];
