@@ -157,14 +157,17 @@ pub struct Entity {
     /// Each axis in [-1024, 1024], sent at 0.01.
     #[change_group(motion)]
     #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    #[bitpack(relative)]
     pub position: [f32; 3],
     /// Each axis in [-64, 64], sent at 0.01; exactly zero when still.
     #[change_group(motion)]
     #[quantize(min = -64.0, max = 64.0, res = 0.01)]
+    #[bitpack(relative)]
     pub velocity: [f32; 3],
     /// [0, 2pi), sent at 0.001.
     #[change_group(motion)]
     #[quantize(min = 0.0, max = YAW_MAX, res = 0.001)]
+    #[bitpack(relative)]
     pub yaw: f32,
     /// 0..=1000.
     #[change_group(vitals)]

@@ -1,13 +1,17 @@
 //! A hand-counted reference for bitpack's baseline-delta stream
 //! ([`crate::stream`]): the same four groups per entity (identity; position,
 //! velocity and yaw; health and armor; flags and target), each one flag bit
-//! plus, when its bits differ from the baseline's, its fields exactly as the
-//! plain `BitPack` write sends them; the header (tick, count) whole. It
-//! shares no code with the derive, so `tests/stream.rs` can check the
-//! derived stream's size against it. It was the estimate the README quoted
-//! before `#[change_group]` derived.
+//! plus, when its bits differ from the baseline's, its fields as the plain
+//! `BitPack` write sends them, except the motion floats (`#[bitpack(relative)]`):
+//! their steps coded against the baseline's steps ([`write_relative_steps`]);
+//! the header (tick, count) whole. It shares no
+//! code with the derive (it finds steps by writing and reading the floats
+//! through the public API), so `tests/stream.rs` can check the derived
+//! stream's size against it. It was the estimate the README quoted before
+//! `#[change_group]` derived.
 
-use bitpack::{BitCounter, BitPack, BitWrite, BitWriter, Error};
+use bitpack::change::write_relative_steps;
+use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
 
 use crate::dataset::{
     ARMOR_MAX, ENTITIES, Entity, EntityFlags, HEALTH_MAX, ID_MAX, POSITION_RANGE, Snapshot, VELOCITY_RANGE,
@@ -16,6 +20,50 @@ use crate::dataset::{
 
 fn float<W: BitWrite>(w: &mut W, value: f32, range: (f32, f32, f32)) -> Result<(), Error> {
     w.write_compressed_float(value, range.0, range.1, range.2)
+}
+
+/// The steps `value` is sent as: its compressed-float bits read back raw.
+fn steps(value: f32, range: (f32, f32, f32)) -> Result<u32, Error> {
+    let mut counter = BitCounter::new();
+    float(&mut counter, value, range)?;
+    let mut bytes = [0u8; 8];
+    let mut writer = BitWriter::new(&mut bytes);
+    float(&mut writer, value, range)?;
+    writer.finish()?;
+    BitReader::new(&bytes).read_bits(counter.bits_written() as u32)
+}
+
+/// What a receiver decodes for `value`.
+fn decoded(value: f32, range: (f32, f32, f32)) -> Result<f32, Error> {
+    let mut bytes = [0u8; 8];
+    let mut writer = BitWriter::new(&mut bytes);
+    float(&mut writer, value, range)?;
+    writer.finish()?;
+    BitReader::new(&bytes).read_compressed_float(range.0, range.1, range.2)
+}
+
+/// `value` against `baseline`: near or mid only where the baseline's steps
+/// come back the same from what a receiver decodes of it.
+fn relative_float<W: BitWrite>(
+    w: &mut W,
+    value: f32,
+    baseline: f32,
+    range: (f32, f32, f32),
+) -> Result<(), Error> {
+    let base = steps(baseline, range)?;
+    let agreed = (steps(decoded(baseline, range)?, range)? == base).then_some(base);
+    write_relative_steps(w, steps(value, range)?, agreed, steps(range.1, range)?)
+}
+
+/// The motion group of a delta: every float relative to the baseline's.
+fn motion_delta<W: BitWrite>(e: &Entity, old: &Entity, w: &mut W) -> Result<(), Error> {
+    for (axis, was) in e.position.iter().zip(old.position) {
+        relative_float(w, *axis, was, POSITION_RANGE)?;
+    }
+    for (axis, was) in e.velocity.iter().zip(old.velocity) {
+        relative_float(w, *axis, was, VELOCITY_RANGE)?;
+    }
+    relative_float(w, e.yaw, old.yaw, YAW_RANGE)
 }
 
 fn identity<W: BitWrite>(e: &Entity, w: &mut W) -> Result<(), Error> {
@@ -78,8 +126,10 @@ pub fn write_delta<W: BitWrite>(snapshot: &Snapshot, baseline: &Snapshot, w: &mu
                 None => true,
             };
             w.write_bool(changed)?;
-            if changed {
-                write_group(index, entity, w)?;
+            match baseline.entities.get(slot) {
+                Some(old) if changed && index == 1 => motion_delta(entity, old, w)?,
+                _ if changed => write_group(index, entity, w)?,
+                _ => {}
             }
         }
     }

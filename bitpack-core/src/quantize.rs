@@ -44,6 +44,12 @@ impl Quantizer {
         Some(Quantizer { min, delta, max_integer, bits: bits_required64(0, max_integer as i64) })
     }
 
+    /// The largest integer on the wire.
+    #[inline]
+    pub(crate) const fn max_integer(&self) -> u32 {
+        self.max_integer
+    }
+
     /// The integer the reference writes for a finite `value` (clamped into range).
     #[inline]
     pub(crate) fn quantize(&self, value: f32) -> u32 {

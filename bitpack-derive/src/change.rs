@@ -212,17 +212,19 @@ fn check_relative(
     field: &plan::Field<'_>,
     errors: &mut Errors,
 ) -> bool {
-    let Some(Encoding::Ranged { .. }) = &field.encoding else {
+    if field.encoding.as_ref().and_then(relative_of).is_none() {
         let message = match shape(field.ty) {
             Shape::Int(_) => "`relative` needs a range: add #[bits(min = .., max = ..)]".to_owned(),
+            Shape::F32 => "`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]".to_owned(),
             _ => format!(
-                "`relative` needs an integer field with #[bits(min, max)], not `{}`; remove it",
+                "`relative` needs an integer with #[bits(min, max)], an f32 with #[quantize(min, max, res)] \
+                 or an array of up to 16 of them (literal length), not `{}`; remove it",
                 field.ty.to_token_stream()
             ),
         };
         errors.at(relative.span(), message);
         return false;
-    };
+    }
     let fits = |literal: &Literal| match literal {
         Literal::Int(Int { negative, magnitude }) => {
             *magnitude <= if *negative { 1u128 << 63 } else { (1u128 << 63) - 1 }
@@ -238,6 +240,32 @@ fn check_relative(
             false
         }
         _ => true,
+    }
+}
+
+/// How a `relative` field is coded against its baseline.
+enum Relative<'e> {
+    /// A `#[bits]` integer: `relative_<ty>`.
+    Int { module: Ident, min: &'e Ident, max: &'e Ident },
+    /// A `#[quantize(min, max, res)]` f32: `relative_f32`, on its steps.
+    Float { min: &'e Ident, max: &'e Ident, res: &'e Ident },
+}
+
+/// The relative coding of an encoding, and the length when it is an array
+/// (a literal length up to 16, coded element by element); `None` when it
+/// cannot be coded relatively.
+fn relative_of<'e>(encoding: &'e Encoding<'_>) -> Option<(Relative<'e>, Option<usize>)> {
+    let scalar = |encoding: &'e Encoding<'_>| match encoding {
+        Encoding::Ranged { ty, min, max } => Some(Relative::Int { module: relative_module(*ty), min, max }),
+        Encoding::Quantized { min, max, res } => Some(Relative::Float { min, max, res }),
+        _ => None,
+    };
+    match encoding {
+        Encoding::Array { len, element } => {
+            let len = crate::expand::small_literal(len).filter(|len| *len > 0)?;
+            Some((scalar(element)?, Some(len)))
+        }
+        _ => Some((scalar(encoding)?, None)),
     }
 }
 
@@ -435,35 +463,60 @@ impl Code<'_, '_> {
         }
     }
 
-    /// The relative module, bounds of field `position`, if it is relative.
-    fn relative(&self, position: usize) -> Option<(Ident, &Ident, &Ident)> {
+    /// How field `position` is coded against the baseline, if it is relative.
+    fn relative(&self, position: usize) -> Option<(Relative<'_>, Option<usize>)> {
         self.changes.relative[position]?;
-        match &self.fields[position].encoding {
-            Some(Encoding::Ranged { ty, min, max }) => Some((relative_module(*ty), min, max)),
-            _ => None,
-        }
+        relative_of(self.fields[position].encoding.as_ref()?)
     }
 
     /// Writes field `position` in a delta: relative to the baseline if marked.
     fn delta_field_write(&self, position: usize) -> TokenStream {
         let p = &self.emitter.runtime;
-        match self.relative(position) {
-            Some((module, min, max)) => {
-                let member = self.member(position);
-                quote!(#p::#module::write(__writer, self.#member, __baseline.#member, #min, #max)?;)
+        let Some((relative, len)) = self.relative(position) else {
+            return self.write(position, &quote!(self));
+        };
+        let member = self.member(position);
+        let write = |now: TokenStream, then: TokenStream| match &relative {
+            Relative::Int { module, min, max } => {
+                quote!(#p::#module::write(__writer, #now, #then, #min, #max)?;)
             }
-            None => self.write(position, &quote!(self)),
+            Relative::Float { min, max, res } => {
+                quote!(#p::relative_f32::write(__writer, #now, #then, #min, #max, #res)?;)
+            }
+        };
+        match len {
+            None => write(quote!(self.#member), quote!(__baseline.#member)),
+            Some(len) => {
+                let writes = (0..len).map(|index| {
+                    let index = LiteralToken::usize_unsuffixed(index);
+                    write(quote!(self.#member[#index]), quote!(__baseline.#member[#index]))
+                });
+                quote!(#(#writes)*)
+            }
         }
     }
 
     fn delta_field_read(&self, position: usize) -> TokenStream {
         let p = &self.emitter.runtime;
-        match self.relative(position) {
-            Some((module, min, max)) => {
-                let member = self.member(position);
-                quote!(#p::#module::read(__reader, __baseline.#member, #min, #max)?)
+        let Some((relative, len)) = self.relative(position) else {
+            return self.read(position);
+        };
+        let member = self.member(position);
+        let read = |then: TokenStream| match &relative {
+            Relative::Int { module, min, max } => quote!(#p::#module::read(__reader, #then, #min, #max)?),
+            Relative::Float { min, max, res } => {
+                quote!(#p::relative_f32::read(__reader, #then, #min, #max, #res)?)
             }
-            None => self.read(position),
+        };
+        match len {
+            None => read(quote!(__baseline.#member)),
+            Some(len) => {
+                let reads = (0..len).map(|index| {
+                    let index = LiteralToken::usize_unsuffixed(index);
+                    read(quote!(__baseline.#member[#index]))
+                });
+                quote!([#(#reads),*])
+            }
         }
     }
 
@@ -685,7 +738,7 @@ impl Code<'_, '_> {
         (0..self.fields.len())
             .filter_map(|position| {
                 let span = self.changes.relative[position]?;
-                let (module, min, max) = self.relative(position)?;
+                let (Relative::Int { module, min, max }, _) = self.relative(position)? else { return None };
                 Some(quote_spanned! {span=>
                     const _: () = if let #p::Some(__problem) = #p::#module::problem(#min, #max) {
                         ::core::panic!("{}", __problem)

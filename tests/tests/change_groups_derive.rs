@@ -597,3 +597,81 @@ fn generic_and_tuple_types_nest() -> Result<(), Error> {
     assert_eq!(Holder::read_delta(&value, &mut BitReader::new(&delta))?, changed);
     Ok(())
 }
+
+// ---- relative quantized floats (`#[bitpack(relative)]` with `#[quantize]`) ----
+
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct Body {
+    #[bits(min = 0, max = 255)]
+    id: u8,
+    #[change_group(motion)]
+    #[bitpack(relative)]
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    position: [f32; 3],
+    #[change_group(motion)]
+    #[bitpack(relative)]
+    #[quantize(min = 0.0, max = 6.2831855, res = 0.001)]
+    yaw: f32,
+    #[change_group]
+    #[bits(min = 0, max = 100)]
+    health: u8,
+}
+
+/// What a receiver holds after decoding `body` whole.
+fn received(body: &Body) -> Result<Body, Error> {
+    let bytes = bytes_of(|w| body.write_to(w))?;
+    Body::read_from(&mut BitReader::new(&bytes))
+}
+
+#[test]
+fn relative_floats_decode_as_the_whole_message_does() -> Result<(), Error> {
+    let mut rng = SplitMix64(0x5eed_f10a7);
+    let mut before = Body { id: 1, position: [0.0; 3], yaw: 0.0, health: 100 };
+    for step in 0..4000 {
+        let mut after = before.clone();
+        // Small moves, large jumps, edges and values past the range (clamped).
+        let scale = [0.001, 0.05, 3.0, 900.0][step % 4];
+        for axis in &mut after.position {
+            *axis += (rng.next_u64() % 2001) as f32 * scale / 1000.0 - scale;
+        }
+        if step % 97 == 0 {
+            after.position = [-1024.0, 1024.0, 2000.0];
+        }
+        after.yaw = (rng.next_u64() % 6284) as f32 * 0.001;
+        after.health = (rng.next_u64() % 101) as u8;
+        let delta = bytes_of(|w| after.write_delta(&before, w))?;
+        let expected = received(&after)?;
+        // The receiver holds what it decoded, or the sender's own baseline.
+        for held in [received(&before)?, before.clone()] {
+            let decoded = Body::read_delta(&held, &mut BitReader::new(&delta))?;
+            assert_eq!(decoded, expected, "step {step}");
+        }
+        let mut counter = BitCounter::new();
+        after.write_delta(&before, &mut counter)?;
+        assert_eq!(counter.bits_written().div_ceil(8), delta.len());
+        before = after;
+    }
+    Ok(())
+}
+
+#[test]
+fn relative_floats_cost_their_tier() -> Result<(), Error> {
+    let before = Body { id: 1, position: [10.0, 20.0, 30.0], yaw: 1.0, health: 50 };
+    let bits = |after: &Body| -> Result<usize, Error> {
+        let mut counter = BitCounter::new();
+        after.write_delta(&before, &mut counter)?;
+        Ok(counter.bits_written())
+    };
+    // id 8, motion flag, health flag; position 18-bit steps (mid 10), yaw 13-bit (mid 7).
+    assert_eq!(bits(&before)?, 8 + 1 + 1);
+    let small = Body { position: [10.03, 20.0, 29.96], yaw: 1.003, ..before.clone() };
+    assert_eq!(bits(&small)?, 8 + 1 + 4 * 3 + 4 + 1);
+    let mid = Body { position: [15.0, 20.0, 30.0], yaw: 1.05, ..before.clone() };
+    assert_eq!(bits(&mid)?, 8 + 1 + (2 + 10) + 4 + 4 + (2 + 7) + 1);
+    let far = Body { position: [-500.0, 20.0, 30.0], yaw: 3.0, ..before.clone() };
+    assert_eq!(bits(&far)?, 8 + 1 + (2 + 18) + 4 + 4 + (2 + 13) + 1);
+    // Not finite: refused like an absolute write.
+    let nan = Body { yaw: f32::NAN, ..before.clone() };
+    assert!(bits(&nan).is_err());
+    Ok(())
+}

@@ -28,7 +28,10 @@ mod tracker;
 
 pub use fingerprint::{BitFingerprint, EXACT_BITS, Fingerprint};
 pub use record::{GroupRecord, write_delta_flag, write_tracked_flag};
-pub use relative::{NEAR_BITS, NEAR_MAX, NEAR_MIN, read_relative_int, relative_int_bits, write_relative_int};
+pub use relative::{
+    NEAR_BITS, NEAR_MAX, NEAR_MIN, mid_bits, read_relative_int, read_relative_steps, relative_int_bits,
+    relative_steps_bits, write_relative_int, write_relative_steps,
+};
 pub use ring::{SnapshotRing, sequence_newer};
 pub use tracker::GroupTracker;
 

@@ -110,6 +110,131 @@ pub fn read_relative_int(
     Ok(value)
 }
 
+/// Bits of the middle tier of [`write_relative_steps`] for steps of
+/// `bits` bits: about half of them, so a value that moved a little costs
+/// about half its absolute size.
+#[inline]
+pub const fn mid_bits(bits: u32) -> u32 {
+    bits / 2 + 1
+}
+
+/// Which tier of [`write_relative_steps`] holds `difference`: 0 near, 1 mid, 2 far.
+#[inline(always)]
+fn steps_tier(difference: i64, bits: u32) -> u32 {
+    let half = 1i64 << (mid_bits(bits) - 1);
+    if (NEAR_MIN..=NEAR_MAX).contains(&difference) {
+        0
+    } else if (-half..half).contains(&difference) {
+        1
+    } else {
+        2
+    }
+}
+
+/// Bits [`write_relative_steps`] writes for `steps` against `baseline`
+/// with at most `max_steps` (the range is not checked here).
+///
+/// ```
+/// use bitpack_core::change::relative_steps_bits;
+/// // 18-bit steps (a position in [-1024, 1024] at 0.01):
+/// assert_eq!(relative_steps_bits(100_003, 100_000, 204_800), 4); // near: 1 + 3
+/// assert_eq!(relative_steps_bits(100_300, 100_000, 204_800), 12); // mid: 2 + 10
+/// assert_eq!(relative_steps_bits(150_000, 100_000, 204_800), 20); // far: 2 + 18
+/// ```
+#[inline]
+pub fn relative_steps_bits(steps: u32, baseline: u32, max_steps: u32) -> u32 {
+    let bits = bits_required64(0, i64::from(max_steps));
+    match steps_tier(i64::from(steps) - i64::from(baseline), bits) {
+        0 => 1 + NEAR_BITS,
+        1 => 2 + mid_bits(bits),
+        _ => 2 + bits,
+    }
+}
+
+/// Writes the integer steps of a quantized float (at most `max_steps`)
+/// relative to the baseline's steps, in the smallest of three tiers: `0`
+/// then the difference in -4..=+3 in 3 bits; `10` then a difference in
+/// [`mid_bits`] bits (two's complement, offset); or `11` then the steps in
+/// `bits_required(0, max_steps)` bits. Moving things move by a few steps a
+/// tick, so most values take the first two. With no `baseline` (steps the
+/// two sides might not agree on) the far tier is used. Steps above
+/// `max_steps` are an `Err` and write nothing.
+///
+/// ```
+/// use bitpack_core::{BitReader, BitWrite, BitWriter};
+/// use bitpack_core::change::{read_relative_steps, write_relative_steps};
+///
+/// let mut buf = [0u8; 8];
+/// let mut writer = BitWriter::new(&mut buf);
+/// write_relative_steps(&mut writer, 100_000, Some(100_000), 204_800)?; // unchanged
+/// write_relative_steps(&mut writer, 99_700, Some(100_000), 204_800)?; // moved 300 steps
+/// write_relative_steps(&mut writer, 99_700, None, 204_800)?; // no agreed baseline
+/// assert_eq!(writer.bits_written(), 4 + 12 + 20);
+/// writer.finish()?;
+/// let mut reader = BitReader::new(&buf);
+/// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 100_000);
+/// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 99_700);
+/// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 99_700);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[inline]
+pub fn write_relative_steps<W: BitWrite>(
+    writer: &mut W,
+    steps: u32,
+    baseline: Option<u32>,
+    max_steps: u32,
+) -> Result<(), Error> {
+    if steps > max_steps {
+        return Err(Error::new(ErrorKind::OutOfRange, writer.bits_written()));
+    }
+    let bits = bits_required64(0, i64::from(max_steps));
+    let difference = i64::from(steps) - i64::from(baseline.unwrap_or(0));
+    let tier = if baseline.is_some() { steps_tier(difference, bits) } else { 2 };
+    let (prefix, prefix_bits, payload, payload_bits) = match tier {
+        0 => (0, 1, (difference - NEAR_MIN) as u64, NEAR_BITS),
+        1 => {
+            let mid = mid_bits(bits);
+            (0b01, 2, (difference + (1i64 << (mid - 1))) as u64, mid)
+        }
+        _ => (0b11, 2, u64::from(steps), bits),
+    };
+    // One reservation for prefix and payload: all of it is written, or none.
+    writer.reserve((prefix_bits + payload_bits) as usize)?;
+    writer.push(prefix, prefix_bits);
+    writer.push(payload, payload_bits);
+    Ok(())
+}
+
+/// Reads what [`write_relative_steps`] wrote against the same `baseline`
+/// and `max_steps`. Steps outside `0..=max_steps` are an `Err`; on any
+/// `Err` the reader's position is unchanged.
+#[inline]
+pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u32, max_steps: u32) -> Result<u32, Error> {
+    let start = reader.bits_read();
+    let at_start = |error: Error| Error::new(error.kind(), start);
+    let bits = bits_required64(0, i64::from(max_steps));
+    let mut staged = reader.clone();
+    let steps = if !staged.read_bool().map_err(at_start)? {
+        let offset = staged.read_bits(NEAR_BITS).map_err(at_start)?;
+        i64::from(baseline) + i64::from(offset) + NEAR_MIN
+    } else if !staged.read_bool().map_err(at_start)? {
+        let mid = mid_bits(bits);
+        let offset = staged.read_bits64(mid).map_err(at_start)?;
+        i64::from(baseline) + offset as i64 - (1i64 << (mid - 1))
+    } else if bits == 0 {
+        0
+    } else {
+        staged.read_bits64(bits).map_err(at_start)? as i64
+    };
+    match u32::try_from(steps) {
+        Ok(steps) if steps <= max_steps => {
+            *reader = staged;
+            Ok(steps)
+        }
+        _ => Err(Error::new(ErrorKind::OutOfRange, start)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +284,74 @@ mod tests {
         assert!(write_relative_int(&mut counter, 11, 10, 0, 10).is_err());
         assert!(write_relative_int(&mut counter, 0, 0, 1, 0).is_err());
         assert_eq!(counter.bits_written(), 0);
+    }
+
+    fn steps_round_trip(steps: u32, baseline: u32, max: u32) -> (usize, Result<u32, Error>) {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        if let Err(error) = write_relative_steps(&mut writer, steps, Some(baseline), max) {
+            return (0, Err(error));
+        }
+        let bits = writer.bits_written();
+        let _ = writer.finish();
+        assert_eq!(bits as u32, relative_steps_bits(steps, baseline, max), "{steps} vs {baseline}");
+        (bits, read_relative_steps(&mut BitReader::new(&buf), baseline, max))
+    }
+
+    #[test]
+    fn steps_take_the_smallest_tier() {
+        // 18-bit steps: mid tier 10 bits, -512..=511.
+        for (steps, baseline, bits) in [
+            (1000, 1000, 4),
+            (996, 1000, 4),
+            (1003, 1000, 4),
+            (995, 1000, 12),
+            (1004, 1000, 12),
+            (488, 1000, 12),
+            (1511, 1000, 12),
+            (487, 1000, 20),
+            (1512, 1000, 20),
+            (0, 204_800, 20),
+            (204_800, 0, 20),
+        ] {
+            assert_eq!(
+                steps_round_trip(steps, baseline, 204_800),
+                (bits, Ok(steps)),
+                "{steps} vs {baseline}"
+            );
+        }
+        // Tiny ranges: one step, no steps.
+        assert_eq!(steps_round_trip(1, 0, 1), (4, Ok(1)));
+        assert_eq!(steps_round_trip(0, 0, 0), (4, Ok(0)));
+        // Every pair in a small range round-trips.
+        for baseline in 0..=40 {
+            for steps in 0..=40 {
+                assert_eq!(steps_round_trip(steps, baseline, 40).1, Ok(steps));
+            }
+        }
+    }
+
+    #[test]
+    fn steps_out_of_range_are_errors_that_move_nothing() {
+        let mut counter = BitCounter::new();
+        assert!(write_relative_steps(&mut counter, 41, Some(0), 40).is_err());
+        assert_eq!(counter.bits_written(), 0);
+        // Written against baseline 2, read against 0: 0 - 3 < 0.
+        let mut buf = [0u8; 2];
+        let mut writer = BitWriter::new(&mut buf);
+        write_relative_steps(&mut writer, 0, Some(3), 40).unwrap();
+        let _ = writer.finish();
+        let mut reader = BitReader::new(&buf);
+        assert_eq!(read_relative_steps(&mut reader, 0, 40).map_err(|e| e.kind()), Err(ErrorKind::OutOfRange));
+        assert_eq!(reader.bits_read(), 0);
+        // A far value above the maximum.
+        let mut reader = BitReader::new(&[0xFF, 0xFF, 0xFF]);
+        assert_eq!(read_relative_steps(&mut reader, 0, 40).map_err(|e| e.kind()), Err(ErrorKind::OutOfRange));
+        assert_eq!(reader.bits_read(), 0);
+        // Truncated.
+        let mut reader = BitReader::new(&[0b11]);
+        assert!(read_relative_steps(&mut reader, 0, 204_800).is_err());
+        assert_eq!(reader.bits_read(), 0);
     }
 
     #[test]

@@ -108,6 +108,68 @@ relative!(relative_i128, i128, |v| i64::try_from(v).ok(), |min, max| min < i64::
 relative!(relative_isize, isize, |v| i64::try_from(v).ok(), |min, max| (min as i128) < i64::MIN as i128
     || max as i128 > i64::MAX as i128);
 
+/// `#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `f32`: its
+/// steps coded against the baseline's ([`write_relative_steps`]).
+pub mod relative_f32 {
+    use crate::change::{read_relative_steps, write_relative_steps};
+    use crate::error::{Error, ErrorKind};
+    use crate::quantize::Quantizer;
+    use crate::reader::BitReader;
+    use crate::write::BitWrite;
+
+    /// The baseline's steps, when both sides are sure to agree on them: a
+    /// receiver may hold the baseline itself or only what it decoded of it
+    /// (`dequantize(steps)`), and quantizing the latter gives the same
+    /// steps back almost always, but not for every declaration and value.
+    /// Where it does not, `None`: the value goes in the far tier, which
+    /// does not depend on the baseline.
+    #[inline(always)]
+    fn agreed_steps(quantizer: &Quantizer, baseline: f32) -> Option<u32> {
+        let steps = quantizer.quantize(baseline);
+        let decoded = quantizer.dequantize(steps)?;
+        (quantizer.quantize(decoded) == steps).then_some(steps)
+    }
+
+    /// Writes `value` as `write_compressed_float` would refuse or quantize
+    /// it, coded against `baseline`'s steps.
+    #[inline(always)]
+    pub fn write<W: BitWrite>(
+        writer: &mut W,
+        value: f32,
+        baseline: f32,
+        min: f32,
+        max: f32,
+        res: f32,
+    ) -> Result<(), Error> {
+        let at = writer.bits_written();
+        let quantizer = Quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
+        if !value.is_finite() {
+            return Err(Error::new(ErrorKind::NonFiniteFloat, at));
+        }
+        let base = agreed_steps(&quantizer, baseline);
+        write_relative_steps(writer, quantizer.quantize(value), base, quantizer.max_integer())
+    }
+
+    /// Reads what [`write`] wrote, against the baseline or what was decoded
+    /// of it; the value `read_compressed_float` gives for those steps.
+    #[inline(always)]
+    pub fn read(
+        reader: &mut BitReader<'_>,
+        baseline: f32,
+        min: f32,
+        max: f32,
+        res: f32,
+    ) -> Result<f32, Error> {
+        let at = reader.bits_read();
+        let quantizer = Quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
+        // Near and mid values were written only where these steps agree.
+        let base = quantizer.quantize(baseline);
+        let steps = read_relative_steps(reader, base, quantizer.max_integer())?;
+        // Cannot fail: the steps are at most the maximum.
+        Ok(quantizer.dequantize(steps).unwrap_or(0.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +190,41 @@ mod tests {
         assert_eq!(relative_u16::read(&mut reader, 359, 0, 359).unwrap(), 358);
         assert_eq!(relative_i128::read(&mut reader, 100, -1000, 1000).unwrap(), -5);
         assert_eq!(relative_u64::read(&mut reader, 5, 0, 1 << 40).unwrap(), 7);
+    }
+
+    #[test]
+    fn relative_floats_decode_as_absolute_ones_do() {
+        let (min, max, res) = (-1024.0, 1024.0, 0.01);
+        let absolute = |value: f32| {
+            let mut buf = [0u8; 4];
+            let mut writer = BitWriter::new(&mut buf);
+            writer.write_compressed_float(value, min, max, res).unwrap();
+            writer.finish().unwrap();
+            BitReader::new(&buf).read_compressed_float(min, max, res).unwrap()
+        };
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let baseline = ((seed & 0xFFFF_FFFF) as f32 / u32::MAX as f32) * 2100.0 - 1050.0;
+            let step = ((seed >> 32) % 2001) as f32 - 1000.0;
+            let value = baseline + step * [0.0001, 0.01, 1.0][(seed % 3) as usize];
+            // The receiver holds what it decoded of the baseline.
+            let received = absolute(baseline);
+            let mut buf = [0u8; 8];
+            let mut writer = BitWriter::new(&mut buf);
+            relative_f32::write(&mut writer, value, baseline, min, max, res).unwrap();
+            writer.finish().unwrap();
+            // The receiver may hold what it decoded of the baseline, or the baseline itself.
+            for held in [received, baseline] {
+                let decoded = relative_f32::read(&mut BitReader::new(&buf), held, min, max, res).unwrap();
+                assert_eq!(decoded.to_bits(), absolute(value).to_bits(), "{value} against {baseline}");
+            }
+        }
+        let mut counter = BitCounter::new();
+        assert!(relative_f32::write(&mut counter, f32::NAN, 0.0, min, max, res).is_err());
+        assert_eq!(counter.bits_written(), 0);
     }
 
     #[test]
