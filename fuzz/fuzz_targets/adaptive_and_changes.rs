@@ -47,6 +47,7 @@ struct Enemy {
     x: u16,
     #[change_group(motion)]
     #[quantize(min = -512.0, max = 512.0, res = 0.01)]
+    #[bitpack(relative)]
     y: f32,
     #[change_group]
     combat: Combat,
@@ -75,5 +76,12 @@ fuzz_target!(|bytes: &[u8]| {
     }
     if let Ok(delta) = Enemy::read_delta(&before, &mut BitReader::new(bytes)) {
         let _ = bitpack::encode(&delta);
+        // A decoded delta written again against the same baseline decodes the same.
+        let mut buf = [0u8; 64];
+        let mut writer = bitpack::BitWriter::new(&mut buf);
+        delta.write_delta(&before, &mut writer).expect("a decoded delta writes");
+        let used = writer.finish().expect("fits");
+        let again = Enemy::read_delta(&before, &mut BitReader::new(&buf[..used])).expect("reads back");
+        assert_eq!(again, delta);
     }
 });
