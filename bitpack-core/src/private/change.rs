@@ -109,7 +109,7 @@ relative!(relative_isize, isize, |v| i64::try_from(v).ok(), |min, max| (min as i
     || max as i128 > i64::MAX as i128);
 
 /// `#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `f32`: its
-/// steps coded against the baseline's ([`write_relative_steps`]).
+/// steps coded against the baseline's ([`crate::change::write_relative_steps`]).
 pub mod relative_f32 {
     use crate::change::{read_relative_steps, write_relative_steps};
     use crate::error::{Error, ErrorKind};
