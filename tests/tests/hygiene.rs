@@ -167,6 +167,10 @@ mod shadowed {
         #[change_group(motion)]
         #[bitpack(max_len = 2)]
         pub path: ::std::vec::Vec<u8>,
+        #[change_group(motion)]
+        #[quantize(min = -8.0, max = 8.0, res = 0.5)]
+        #[bitpack(relative)]
+        pub heading: [f32; 2],
         #[change_group]
         pub inner: Inner,
         #[change_group]
@@ -268,6 +272,7 @@ fn change_groups_work_without_the_prelude() {
         id: 3,
         x: 500,
         path: vec![1],
+        heading: [1.5, -2.0],
         inner: Inner { flag: true },
         generic: Inner { flag: false },
         cache: 0,
@@ -281,11 +286,11 @@ fn change_groups_work_without_the_prelude() {
     seen.read_changes(&mut BitReader::new(&buf[..used])).unwrap();
     assert_eq!(seen, value);
 
-    let moved = Grouped { x: 502, ..value.clone() };
+    let moved = Grouped { x: 502, heading: [2.0, -2.0], ..value.clone() };
     let mut writer = BitWriter::new(&mut buf);
     moved.write_delta(&value, &mut writer).unwrap();
-    // id 4; motion 1 + x near (4) + path (2 + 8); inner 1; generic 1.
-    assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 1 + 1);
+    // id 4; motion 1 + x near (4) + path (2 + 8) + heading near (4 + 4); inner 1; generic 1.
+    assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 8 + 1 + 1);
     let used = writer.finish().unwrap();
     assert_eq!(Grouped::read_delta(&value, &mut BitReader::new(&buf[..used])).unwrap(), moved);
 }
