@@ -208,31 +208,38 @@ pub fn write_relative_steps<W: BitWrite>(
 /// Reads what [`write_relative_steps`] wrote against the same `baseline`
 /// and `max_steps`. Steps outside `0..=max_steps` are an `Err`; on any
 /// `Err` the reader's position is unchanged.
-#[inline]
+#[inline(always)]
 pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u32, max_steps: u32) -> Result<u32, Error> {
     let start = reader.bits_read();
-    let at_start = |error: Error| Error::new(error.kind(), start);
     let bits = bits_required64(0, i64::from(max_steps));
-    let mut staged = reader.clone();
-    let steps = if !staged.read_bool().map_err(at_start)? {
-        let offset = staged.read_bits(NEAR_BITS).map_err(at_start)?;
-        i64::from(baseline) + i64::from(offset) + NEAR_MIN
-    } else if !staged.read_bool().map_err(at_start)? {
-        let mid = mid_bits(bits);
-        let offset = staged.read_bits64(mid).map_err(at_start)?;
-        i64::from(baseline) + offset as i64 - (1i64 << (mid - 1))
-    } else if bits == 0 {
-        0
-    } else {
-        staged.read_bits64(bits).map_err(at_start)? as i64
-    };
-    match u32::try_from(steps) {
-        Ok(steps) if steps <= max_steps => {
-            *reader = staged;
-            Ok(steps)
-        }
-        _ => Err(Error::new(ErrorKind::OutOfRange, start)),
+    let steps = read_tiers(reader, baseline, bits);
+    match steps.map(u32::try_from) {
+        Ok(Ok(steps)) if steps <= max_steps => Ok(steps),
+        Ok(_) => Err(rewind(reader, start, ErrorKind::OutOfRange)),
+        Err(error) => Err(rewind(reader, start, error.kind())),
     }
+}
+
+/// The steps a tiered value names (unchecked); the reader moves past it.
+#[inline(always)]
+fn read_tiers(reader: &mut BitReader<'_>, baseline: u32, bits: u32) -> Result<i64, Error> {
+    if reader.take(1)? == 0 {
+        let offset = reader.take(NEAR_BITS)? as i64;
+        return Ok(i64::from(baseline) + offset + NEAR_MIN);
+    }
+    if reader.take(1)? == 0 {
+        let mid = mid_bits(bits);
+        let offset = reader.take(mid)? as i64;
+        return Ok(i64::from(baseline) + offset - (1i64 << (mid - 1)));
+    }
+    Ok(reader.take(bits)? as i64)
+}
+
+/// Puts the reader back at `start` and names it in the error.
+#[cold]
+fn rewind(reader: &mut BitReader<'_>, start: usize, kind: ErrorKind) -> Error {
+    reader.unread(reader.bits_read() - start);
+    Error::new(kind, start)
 }
 
 #[cfg(test)]
