@@ -1,9 +1,11 @@
 //! Fused runs: consecutive fields that are all fixed-width scalars (bools,
-//! `#[bits]` integers up to 64 bits, `#[quantize(min, max, res)]` floats,
-//! and arrays of a literal length up to 16 of them), written and read as
-//! one through `__private::{write_run, read_run}`. The field-by-field code
-//! stays as the fallback for a refused value or a short buffer, so errors
-//! and positions are exactly those of separate writes and reads.
+//! integers up to 64 bits with or without `#[bits]`, plain `f32`/`f64`,
+//! `#[quantize(min, max, res)]` floats, and arrays of a literal length up to
+//! 16 of them), written and read as one through `__private::{RunWriter,
+//! RunReader}` in straight-line code with constant widths. The
+//! field-by-field code stays as the fallback for a refused value or a short
+//! buffer, so errors and positions are exactly those of separate writes and
+//! reads.
 
 use crate::expand::{Access, Emitter};
 use crate::plan::{Encoding, Field};
@@ -16,7 +18,6 @@ use syn::Ident;
 const ARRAY_LEAVES_MAX: usize = 16;
 
 /// One fixed-width scalar on the wire.
-#[derive(Clone)]
 enum Leaf {
     Bool,
     /// `value - min` in `bits(min, max)` bits: a `#[bits]` integer, or a

@@ -1,13 +1,13 @@
-//! Fused runs: consecutive fixed-width fields (bools, `#[bits]` integers of
-//! up to 64 bits, `#[quantize(min, max, res)]` floats, short arrays of
+//! Fused runs: consecutive fixed-width fields (bools, integers of up to 64
+//! bits, plain and `#[quantize(min, max, res)]` floats, short arrays of
 //! them) that a derived type writes as one and reads as one.
 //!
 //! A field-by-field write carries its own value check, room check and
 //! `Result` per field, and the writer's scratch word is one long chain of
 //! dependent shifts. A run checks every value into one flag, reserves its
-//! bits once and packs the leaves with constant shifts into 64-bit pushes;
-//! a read takes every leaf after one length check and tests all values with
-//! one branch. The wire is the same bits in the same order.
+//! bits once and packs the leaves with constant shifts into 64-bit pushes
+//! ([`RunWriter`]); a read takes every leaf after one length check, 56 bits
+//! per load ([`RunReader`]), and tests all values with one branch. The wire is the same bits in the same order.
 //!
 //! Should any value be refused, or the bits not fit or not remain, the run
 //! does nothing (a read moves back to where it began) and the derived code
