@@ -174,6 +174,7 @@ pub mod relative_f32 {
 mod tests {
     use super::*;
     use crate::counter::BitCounter;
+    use crate::quantize::Quantizer;
     use crate::reader::BitReader;
     use crate::writer::BitWriter;
 
@@ -225,6 +226,41 @@ mod tests {
         let mut counter = BitCounter::new();
         assert!(relative_f32::write(&mut counter, f32::NAN, 0.0, min, max, res).is_err());
         assert_eq!(counter.bits_written(), 0);
+    }
+
+    #[test]
+    fn relative_floats_go_absolute_where_the_sides_could_disagree() {
+        // At 0.0001 over [-1024, 1024], quantizing the decoded value of step
+        // 2_129_515 gives 2_129_516: a receiver holding the decoded baseline
+        // and one holding the original would disagree on the baseline's steps.
+        let (min, max, res) = (-1024.0, 1024.0, 0.0001);
+        let quantizer = Quantizer::new(min, max, res).unwrap();
+        let steps = 2_129_515;
+        let decoded = quantizer.dequantize(steps).unwrap();
+        assert_eq!(quantizer.quantize(decoded), steps + 1);
+        // An original baseline that quantizes to `steps`, just above the decoded value.
+        let mut original = decoded;
+        while quantizer.quantize(original) != steps {
+            original = f32::from_bits(original.to_bits() + 1);
+        }
+        let value = quantizer.dequantize(steps + 2).unwrap();
+        let mut buf = [0u8; 8];
+        let mut writer = BitWriter::new(&mut buf);
+        relative_f32::write(&mut writer, value, original, min, max, res).unwrap();
+        // Absolute: 2 bits of tier and 25 of steps, not the 4 of a near step.
+        assert_eq!(writer.bits_written(), 2 + 25);
+        writer.finish().unwrap();
+        for held in [original, decoded] {
+            let read = relative_f32::read(&mut BitReader::new(&buf), held, min, max, res).unwrap();
+            assert_eq!(read.to_bits(), value.to_bits());
+        }
+        // Where the sides agree, the same move is near.
+        let agreed = quantizer.dequantize(steps - 10).unwrap();
+        assert_eq!(quantizer.quantize(agreed), steps - 10);
+        let mut counter = BitCounter::new();
+        relative_f32::write(&mut counter, quantizer.dequantize(steps - 8).unwrap(), agreed, min, max, res)
+            .unwrap();
+        assert_eq!(counter.bits_written(), 4);
     }
 
     #[test]
