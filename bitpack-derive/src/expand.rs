@@ -302,14 +302,11 @@ impl Emitter {
     /// Field reads into `__field{n}` locals, then `path { .. }` built from them.
     fn construct(&self, path: TokenStream, fields: &Fields<'_>) -> (Vec<TokenStream>, TokenStream) {
         let mut reads = Vec::new();
+        let bound: Vec<_> =
+            fields.fields.iter().enumerate().map(|(position, f)| (f, binding(position))).collect();
         let mut position = 0;
         while let Some(field) = fields.fields.get(position) {
-            let rest: Vec<_> = fields.fields[position..]
-                .iter()
-                .enumerate()
-                .map(|(offset, f)| (f, binding(position + offset)))
-                .collect();
-            let (run, read) = self.read_run(&rest);
+            let (run, read) = self.read_run(&bound[position..]);
             if run > 0 {
                 reads.push(read);
                 position += run;
