@@ -63,6 +63,12 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let scope = scope.map(|scope| scope.expand(p, name, (&impl_generics, &ty_generics, where_clause)));
     let changes = plan.changes.as_ref().map(|changes| crate::change::expand(changes, plan, &emitter));
+    // A struct that is one fused run is a few instructions: inline it
+    // always (left to the compiler, a nested one was called out of line).
+    let inline = match &plan.body {
+        Body::Struct(fields) if crate::run::is_one_run(&fields.fields) => quote!(#[inline(always)]),
+        _ => quote!(#[inline]),
+    };
     quote! {
         const _: () = {
             #(#consts)*
@@ -73,7 +79,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                 const MIN_BITS: usize = #min_bits;
                 const SCHEMA: u64 = #schema;
 
-                #[inline]
+                #inline
                 fn write_to<__W: #p::BitWrite>(
                     &self,
                     __writer: &mut __W,
@@ -81,7 +87,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                     #write_body
                 }
 
-                #[inline]
+                #inline
                 fn read_from(__reader: &mut #p::BitReader<'_>) -> #p::Result<Self, #p::Error> {
                     #read_body
                 }

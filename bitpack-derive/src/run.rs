@@ -86,6 +86,12 @@ fn field_leaves(encoding: &Encoding<'_>) -> Option<FieldLeaves> {
     Some(FieldLeaves { leaf: leaf(encoding)?, array_len: None })
 }
 
+/// Whether the fields are one run and nothing else: a small body that is
+/// cheapest inlined into whatever writes or reads it.
+pub(crate) fn is_one_run(fields: &[Field<'_>]) -> bool {
+    !fields.is_empty() && run(fields.iter().map(|field| field.encoding.as_ref())).len() == fields.len()
+}
+
 /// The leading fields that form a run (at least two leaves between them),
 /// or an empty list.
 fn run<'e, 'a: 'e>(encodings: impl Iterator<Item = Option<&'e Encoding<'a>>>) -> Vec<FieldLeaves> {
