@@ -116,8 +116,10 @@ pub fn write_delta(snapshot: &Snapshot, baseline: &Snapshot, buf: &mut [u8]) -> 
 pub fn read_delta(baseline: &Snapshot, bytes: &[u8]) -> Result<Snapshot, Error> {
     let mut reader = BitReader::new(bytes);
     let tick = read_header(&mut reader, baseline.entities.len())?;
-    let entities =
-        baseline.entities.iter().map(|old| Entity::read_delta(old, &mut reader)).collect::<Result<_, _>>()?;
+    let mut entities = Vec::with_capacity(baseline.entities.len());
+    for old in &baseline.entities {
+        entities.push(Entity::read_delta(old, &mut reader)?);
+    }
     Ok(Snapshot { tick, entities })
 }
 
