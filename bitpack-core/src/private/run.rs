@@ -7,7 +7,8 @@
 //! dependent shifts. A run checks every value into one flag, reserves its
 //! bits once and packs the leaves with constant shifts into 64-bit pushes
 //! ([`RunWriter`]); a read takes every leaf after one length check, 56 bits
-//! per load ([`RunReader`]), and tests all values with one branch. The wire is the same bits in the same order.
+//! per load ([`RunReader`]), and tests all values with one branch. The wire
+//! is the same bits in the same order.
 //!
 //! Should any value be refused, or the bits not fit or not remain, the run
 //! does nothing (a read moves back to where it began) and the derived code
@@ -43,6 +44,7 @@ pub fn run_fits<W: BitWrite>(writer: &W, bits: usize) -> bool {
 #[derive(Debug, Default)]
 pub struct RunWriter {
     word: u64,
+    /// Bits in `word`, at most 64.
     used: u32,
 }
 
@@ -110,7 +112,12 @@ impl RunReader {
             // Never past the run, never more than one load gives, and the
             // chunk has room for what it keeps plus what comes.
             let load = self.left.min(56).min(64 - self.available);
-            // Cannot fail: the run's bits remain (zeros if misused).
+            if load == 0 {
+                // Widths past the run's total: only a derive bug gets here;
+                // end with zeros rather than loop.
+                break;
+            }
+            // Cannot fail: the run's bits remain.
             let bits = reader.take(load).unwrap_or(0);
             self.chunk |= bits << self.available;
             self.available += load;
@@ -118,7 +125,7 @@ impl RunReader {
         }
         let value = self.chunk & low_mask(width);
         self.chunk = self.chunk.checked_shr(width).unwrap_or(0);
-        self.available -= width;
+        self.available = self.available.saturating_sub(width);
         value
     }
 }
@@ -190,4 +197,60 @@ pub fn quantized_value(raw: u64, min: f32, max: f32, res: f32, valid: &mut bool)
         Quantizer::new(min, max, res).and_then(|quantizer| quantizer.dequantize(u32::try_from(raw).ok()?));
     *valid &= value.is_some();
     value.unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BitWriter;
+
+    #[test]
+    fn leaves_straddle_loads_and_words() {
+        // Widths that cross 56-bit loads and 64-bit pushes, a 64-bit leaf
+        // and a zero-width one.
+        let widths = [3u32, 60, 0, 64, 1, 33, 17, 56];
+        let values = [5u64, (1 << 60) - 3, 0, u64::MAX - 7, 1, (1 << 33) - 1, 12_345, (1 << 56) - 99];
+        let total = run_bits(&widths);
+        let mut buf = [0u8; 40];
+        let mut writer = BitWriter::new(&mut buf);
+        assert!(run_fits(&writer, total));
+        let mut run = RunWriter::new();
+        for (value, width) in values.iter().zip(widths) {
+            run.put(&mut writer, *value, width);
+        }
+        run.finish(&mut writer);
+        assert_eq!(writer.bits_written(), total);
+        let used = writer.finish().unwrap();
+        // The same bits as one write_bits64 per leaf.
+        let mut separate = [0u8; 40];
+        let mut writer = BitWriter::new(&mut separate);
+        for (value, width) in values.iter().zip(widths) {
+            if width > 0 {
+                writer.write_bits64(*value, width).unwrap();
+            }
+        }
+        assert_eq!(writer.finish().unwrap(), used);
+        assert_eq!(buf[..used], separate[..used]);
+
+        let mut reader = BitReader::new(&buf[..used]);
+        assert!(run_remains(&reader, total));
+        let mut run = RunReader::new(total);
+        for (value, width) in values.iter().zip(widths) {
+            assert_eq!(run.get(&mut reader, width), *value, "{width}");
+        }
+        assert_eq!(reader.bits_read(), total);
+        unread_run(&mut reader, total);
+        assert_eq!(reader.bits_read(), 0);
+        assert!(!run_remains(&reader, used * 8 + 1));
+    }
+
+    #[test]
+    fn a_reader_asked_past_its_run_gives_zeros() {
+        let bytes = [0xFFu8; 16];
+        let mut reader = BitReader::new(&bytes);
+        let mut run = RunReader::new(8);
+        assert_eq!(run.get(&mut reader, 8), 0xFF);
+        assert_eq!(run.get(&mut reader, 8), 0);
+        assert_eq!(reader.bits_read(), 8);
+    }
 }
