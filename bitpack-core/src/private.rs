@@ -29,7 +29,7 @@ pub use ranged::*;
 pub use run::*;
 
 use crate::bits::bit_length_u128;
-use crate::quantize::{MAX_STEPS, Quantizer};
+use crate::quantize::{MAX_STEPS, MAX_STEPS_F64, Quantizer, Quantizer64};
 
 /// Saturating sum of bit counts (a `MAX_BITS` never overflows to a lie).
 #[inline]
@@ -244,6 +244,40 @@ pub const fn quantize_problem(min: f32, max: f32, res: f32) -> Option<&'static s
     None
 }
 
+/// Bits of `write_compressed_double(_, min, max, res)`; `0` for a
+/// declaration the writer refuses.
+#[inline]
+pub const fn quantize64_bits(min: f64, max: f64, res: f64) -> usize {
+    match Quantizer64::new(min, max, res) {
+        Some(quantizer) => quantizer.bits as usize,
+        None => 0,
+    }
+}
+
+/// Why a `#[quantize(min, max, res)]` declaration on an `f64` is refused,
+/// if it is: checked at compile time.
+pub const fn quantize64_problem(min: f64, max: f64, res: f64) -> Option<&'static str> {
+    if !(min.is_finite() && max.is_finite() && res.is_finite()) {
+        return Some("quantize: `min`, `max` and `res` must be finite numbers");
+    }
+    if min >= max {
+        return Some("quantize: `min` must be below `max`; swap them");
+    }
+    if res <= 0.0 {
+        return Some("quantize: `res` must be above 0");
+    }
+    let delta = max - min;
+    if !delta.is_finite() {
+        return Some("quantize: `max - min` overflows f64; narrow the range");
+    }
+    if delta / res > MAX_STEPS_F64 {
+        return Some(
+            "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range",
+        );
+    }
+    None
+}
+
 /// Why a `#[bitpack(max_bytes = N)]` is exceeded, if it is: names the
 /// type and its `MAX_BITS`.
 pub const fn max_bytes_problem(
@@ -291,6 +325,20 @@ mod tests {
         assert!(quantize_problem(1.0, 0.0, 0.1).unwrap().contains("swap"));
         assert!(quantize_problem(0.0, 1.0, 0.0).unwrap().contains("above 0"));
         assert!(quantize_problem(0.0, 1e10, 0.1).unwrap().contains("2^32"));
+    }
+
+    #[test]
+    fn quantize64_bits_and_problems() {
+        let mut counter = BitCounter::new();
+        counter.write_compressed_double(0.5, -1.0e6, 1.0e6, 0.001).unwrap();
+        assert_eq!(quantize64_bits(-1.0e6, 1.0e6, 0.001), counter.bits_written());
+        assert_eq!(quantize64_bits(-1.0e6, 1.0e6, 0.001), 31);
+        assert_eq!(quantize64_bits(1.0, 0.0, 0.1), 0);
+        assert!(quantize64_problem(-1.0e6, 1.0e6, 0.001).is_none());
+        assert!(quantize64_problem(1.0, 0.0, 0.1).unwrap().contains("swap"));
+        assert!(quantize64_problem(0.0, 1.0, 0.0).unwrap().contains("above 0"));
+        assert!(quantize64_problem(0.0, 1.0e9, 1.0e-9).unwrap().contains("2^53"));
+        assert!(quantize64_problem(-f64::MAX, f64::MAX, 1.0).unwrap().contains("overflows"));
     }
 
     #[test]

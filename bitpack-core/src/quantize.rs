@@ -1,89 +1,113 @@
-//! The reference's compressed-float arithmetic, in f32 step by step.
+//! The reference's compressed-float arithmetic, in f32 step by step, and
+//! the same arithmetic in f64 for `f64` fields (bitpack's own extension:
+//! the reference has no compressed double).
 //!
-//! Every step is rounded to f32 and nothing is fused, exactly as the
-//! reference compiles with `-ffp-contract=off`: Rust never contracts float
-//! operations, so plain f32 arithmetic here matches it bit for bit.
+//! Every step is rounded to the float type and nothing is fused, exactly as
+//! the reference compiles with `-ffp-contract=off`: Rust never contracts
+//! float operations, so plain arithmetic here matches it bit for bit.
 
 use crate::bits::bits_required64;
 
 /// The largest step count the reference allows: the largest f32 below 2^32.
 pub(crate) const MAX_STEPS: f32 = 4_294_967_040.0;
 
+/// The largest step count of an f64 declaration: 2^53, below which every
+/// integer is an exact f64 (so steps convert back and forth exactly).
+pub(crate) const MAX_STEPS_F64: f64 = 9_007_199_254_740_992.0;
+
 /// Below this many steps [`Quantizer::quantize`] takes the signed cast:
 /// `scaled` is at most `max_integer + 0.5`, far below 2^31.
 const SIGNED_CAST_STEPS: u32 = 1 << 30;
 
-/// A validated `(min, max, res)` declaration and what follows from it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Quantizer {
-    min: f32,
-    delta: f32,
-    /// The largest integer on the wire: `ceil((max - min) / res)`.
-    max_integer: u32,
-    /// `bits_required(0, max_integer)`.
-    pub(crate) bits: u32,
+/// A quantizer for one float type: `$float` arithmetic, `$int` steps,
+/// `$signed` the signed cast below `$signed_steps` steps (branch-free on
+/// x86 where the unsigned one branches), `$ceil` a const ceiling.
+macro_rules! quantizer {
+    ($(#[$doc:meta])* $name:ident, $float:ident, $int:ident, $signed:ident, $max_steps:expr, $signed_steps:expr, $ceil:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $name {
+            min: $float,
+            delta: $float,
+            /// The largest integer on the wire: `ceil((max - min) / res)`.
+            max_integer: $int,
+            /// `bits_required(0, max_integer)`.
+            pub(crate) bits: u32,
+        }
+
+        impl $name {
+            /// `None` when the declaration is unusable: a non-finite bound or
+            /// resolution, `min >= max`, `res <= 0`, or a span that overflows.
+            #[inline]
+            pub(crate) const fn new(min: $float, max: $float, res: $float) -> Option<Self> {
+                if !(min.is_finite() && max.is_finite() && res.is_finite()) || min >= max || res <= 0.0 {
+                    return None;
+                }
+                let delta = max - min;
+                if !delta.is_finite() {
+                    return None;
+                }
+                let values = delta / res;
+                // NaN cannot reach here (finite / positive), but the reference maps it to 1.
+                let values = if values.is_nan() { 1.0 } else { values.clamp(1.0, $max_steps) };
+                // `ceil` of a float in [1, max steps] is an exact integer.
+                let max_integer = $ceil(values) as $int;
+                Some($name { min, delta, max_integer, bits: bits_required64(0, max_integer as i64) })
+            }
+
+            /// The largest integer on the wire.
+            #[inline]
+            #[allow(dead_code)] // relative coding takes f32 fields only
+            pub(crate) const fn max_integer(&self) -> $int {
+                self.max_integer
+            }
+
+            /// The integer the reference writes for a finite `value` (clamped into range).
+            #[inline]
+            pub(crate) fn quantize(&self, value: $float) -> $int {
+                // `max(0.0)` turns a NaN into 0, which is what the reference's clamp
+                // ends in (writes refuse NaN before this anyway).
+                #[allow(clippy::manual_clamp)]
+                let normalized = ((value - self.min) / self.delta).max(0.0).min(1.0);
+                // `max_integer` came from a float, so it converts back exactly and
+                // `normalized <= 1` keeps the result at or below it. The sum is
+                // non-negative, where the truncating cast is the reference's
+                // `floor` (a separate floor measured ~2 compares more per float).
+                let scaled = normalized * self.max_integer as $float + 0.5;
+                if self.max_integer < $signed_steps {
+                    // The same truncation, branch-free on x86 where the unsigned
+                    // cast branches (5% of a snapshot encode); `max_integer` is a
+                    // constant for a declared field, so this test folds away.
+                    scaled as $signed as $int
+                } else {
+                    scaled as $int
+                }
+            }
+
+            /// The value the reference reads back for `integer`, or `None` when the
+            /// integer is above the declared maximum.
+            #[inline]
+            pub(crate) fn dequantize(&self, integer: $int) -> Option<$float> {
+                if integer > self.max_integer {
+                    return None;
+                }
+                let normalized = integer as $float / self.max_integer as $float;
+                Some(normalized * self.delta + self.min)
+            }
+        }
+    };
 }
 
-impl Quantizer {
-    /// `None` when the declaration is unusable: a non-finite bound or
-    /// resolution, `min >= max`, `res <= 0`, or a span that overflows f32.
-    #[inline]
-    pub(crate) const fn new(min: f32, max: f32, res: f32) -> Option<Self> {
-        if !(min.is_finite() && max.is_finite() && res.is_finite()) || min >= max || res <= 0.0 {
-            return None;
-        }
-        let delta = max - min;
-        if !delta.is_finite() {
-            return None;
-        }
-        let values = delta / res;
-        // NaN cannot reach here (finite / positive), but the reference maps it to 1.
-        let values = if values.is_nan() { 1.0 } else { values.clamp(1.0, MAX_STEPS) };
-        // `ceil` of a float in [1, MAX_STEPS] is an exact integer below 2^32.
-        let max_integer = ceil_f32(values) as u32;
-        Some(Quantizer { min, delta, max_integer, bits: bits_required64(0, max_integer as i64) })
-    }
+quantizer!(
+    /// A validated `(min, max, res)` declaration and what follows from it.
+    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32
+);
 
-    /// The largest integer on the wire.
-    #[inline]
-    pub(crate) const fn max_integer(&self) -> u32 {
-        self.max_integer
-    }
-
-    /// The integer the reference writes for a finite `value` (clamped into range).
-    #[inline]
-    pub(crate) fn quantize(&self, value: f32) -> u32 {
-        // `max(0.0)` turns a NaN into 0, which is what the reference's clamp
-        // ends in (writes refuse NaN before this anyway).
-        #[allow(clippy::manual_clamp)]
-        let normalized = ((value - self.min) / self.delta).max(0.0).min(1.0);
-        // `max_integer` came from an f32, so it converts back exactly and
-        // `normalized <= 1` keeps the result at or below it. The sum is
-        // non-negative and below 2^32, where the truncating cast is the
-        // reference's `floor` (a separate floor measured ~2 compares more
-        // per float).
-        let scaled = normalized * self.max_integer as f32 + 0.5;
-        if self.max_integer < SIGNED_CAST_STEPS {
-            // The same truncation, branch-free on x86 where the unsigned
-            // cast branches (5% of a snapshot encode); `max_integer` is a
-            // constant for a declared field, so this test folds away.
-            scaled as i32 as u32
-        } else {
-            scaled as u32
-        }
-    }
-
-    /// The value the reference reads back for `integer`, or `None` when the
-    /// integer is above the declared maximum.
-    #[inline]
-    pub(crate) fn dequantize(&self, integer: u32) -> Option<f32> {
-        if integer > self.max_integer {
-            return None;
-        }
-        let normalized = integer as f32 / self.max_integer as f32;
-        Some(normalized * self.delta + self.min)
-    }
-}
+quantizer!(
+    /// [`Quantizer`] for `f64` fields: the same steps in f64 arithmetic, up
+    /// to 2^53 of them.
+    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64
+);
 
 /// Ceiling for positive finite values, without `std`.
 #[inline(always)]
@@ -92,6 +116,16 @@ const fn ceil_f32(x: f32) -> f32 {
         return x;
     }
     let truncated = (x as u32) as f32;
+    if truncated < x { truncated + 1.0 } else { truncated }
+}
+
+/// Ceiling for positive finite values, without `std`.
+#[inline(always)]
+const fn ceil_f64(x: f64) -> f64 {
+    if x >= 4_503_599_627_370_496.0 {
+        return x;
+    }
+    let truncated = (x as u64) as f64;
     if truncated < x { truncated + 1.0 } else { truncated }
 }
 
@@ -145,6 +179,39 @@ mod tests {
                 assert_eq!(q.quantize(value), reference_quantize(&q, value), "{value:e}");
             }
         }
+    }
+
+    #[test]
+    fn quantize64_is_the_reference_formula_in_f64() {
+        for (min, max, res) in
+            [(-1.0e6, 1.0e6, 0.001), (0.0, core::f64::consts::TAU, 1.0e-6), (-1.0, 1.0, 0.5)]
+        {
+            let q = Quantizer64::new(min, max, res).unwrap();
+            let mut bits = 0x9E37_79B9_7F4A_7C15u64;
+            for step in 0..20_000 {
+                let value = min + (max - min) * (step as f64 / 19_999.0);
+                bits = bits.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                for value in [value, f64::from_bits(bits), min - 1.0, max + 1.0, f64::NAN] {
+                    let normalized = (value - min) / q.delta;
+                    let normalized = if normalized.is_nan() { 0.0 } else { normalized.clamp(0.0, 1.0) };
+                    let scaled = normalized * q.max_integer as f64 + 0.5;
+                    let floor =
+                        if scaled >= 4_503_599_627_370_496.0 { scaled } else { (scaled as u64) as f64 };
+                    assert_eq!(q.quantize(value), floor as u64, "{value} in {min} {max} {res}");
+                }
+            }
+            // Every step decodes to a value that quantizes back to it.
+            for integer in [0, 1, q.max_integer / 3, q.max_integer - 1, q.max_integer] {
+                assert_eq!(q.quantize(q.dequantize(integer).unwrap()), integer);
+            }
+            assert_eq!(q.dequantize(q.max_integer + 1), None);
+        }
+        let q = Quantizer64::new(-1.0e6, 1.0e6, 0.001).unwrap();
+        assert_eq!((q.max_integer, q.bits), (2_000_000_000, 31));
+        // 2^53 steps at most; a finer resolution is clamped there.
+        assert_eq!(Quantizer64::new(0.0, 1.0, 1.0e-300).unwrap().max_integer, 1 << 53);
+        assert!(Quantizer64::new(1.0, 1.0, 0.1).is_none());
+        assert!(Quantizer64::new(0.0, f64::INFINITY, 0.1).is_none());
     }
 
     #[test]

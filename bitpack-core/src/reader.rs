@@ -2,7 +2,7 @@
 
 use crate::bits::{bit_length_u128, bits_required, bits_required64, bits_required128, low_mask};
 use crate::error::{Error, ErrorKind};
-use crate::quantize::Quantizer;
+use crate::quantize::{Quantizer, Quantizer64};
 use crate::relative::{
     ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, ACK_WINDOW, LAST_TIER_HIGH, RELATIVE_TIERS, RelativeInt,
     SEQUENCE_WRAP, ack_delta, tier_bits,
@@ -278,6 +278,22 @@ impl<'a> BitReader<'a> {
             return self.fail(start, ErrorKind::InvalidDeclaration);
         };
         let integer = self.take(quantizer.bits)? as u32;
+        match quantizer.dequantize(integer) {
+            Some(value) => Ok(value),
+            None => self.fail(start, ErrorKind::OutOfRange),
+        }
+    }
+
+    /// A compressed double written by `write_compressed_double`; refuses
+    /// an integer above the declaration's maximum, and a declaration the
+    /// writer would refuse.
+    #[inline]
+    pub fn read_compressed_double(&mut self, min: f64, max: f64, res: f64) -> Result<f64, Error> {
+        let start = self.position;
+        let Some(quantizer) = Quantizer64::new(min, max, res) else {
+            return self.fail(start, ErrorKind::InvalidDeclaration);
+        };
+        let integer = self.take(quantizer.bits)?;
         match quantizer.dequantize(integer) {
             Some(value) => Ok(value),
             None => self.fail(start, ErrorKind::OutOfRange),

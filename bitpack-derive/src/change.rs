@@ -257,7 +257,8 @@ enum Relative<'e> {
 fn relative_of<'e>(encoding: &'e Encoding<'_>) -> Option<(Relative<'e>, Option<usize>)> {
     let scalar = |encoding: &'e Encoding<'_>| match encoding {
         Encoding::Ranged { ty, min, max } => Some(Relative::Int { module: relative_module(*ty), min, max }),
-        Encoding::Quantized { min, max, res } => Some(Relative::Float { min, max, res }),
+        // Relative steps are f32 steps (at most 2^32 of them).
+        Encoding::Quantized { min, max, res, double: false } => Some(Relative::Float { min, max, res }),
         _ => None,
     };
     match encoding {

@@ -394,9 +394,11 @@ impl Emitter {
                 let value = access.value();
                 quote!(#p::#module::write(__writer, #value, #min, #max)?;)
             }
-            Encoding::Quantized { min, max, res } => {
+            Encoding::Quantized { min, max, res, double } => {
                 let value = access.value();
-                quote!(#p::BitWrite::write_compressed_float(__writer, #value, #min, #max, #res)?;)
+                let write =
+                    if *double { quote!(write_compressed_double) } else { quote!(write_compressed_float) };
+                quote!(#p::BitWrite::#write(__writer, #value, #min, #max, #res)?;)
             }
             Encoding::Str { max_len } => {
                 let reference = access.reference();
@@ -458,8 +460,10 @@ impl Emitter {
                 let module = format_ident!("ranged_{}", ty.name());
                 quote!(#p::#module::read(__reader, #min, #max)?)
             }
-            Encoding::Quantized { min, max, res } => {
-                quote!(#p::BitReader::read_compressed_float(__reader, #min, #max, #res)?)
+            Encoding::Quantized { min, max, res, double } => {
+                let read =
+                    if *double { quote!(read_compressed_double) } else { quote!(read_compressed_float) };
+                quote!(#p::BitReader::#read(__reader, #min, #max, #res)?)
             }
             Encoding::Str { max_len } => quote!(#p::read_string(__reader, #max_len)?),
             Encoding::Vec { max_len, element } => {
@@ -574,7 +578,10 @@ impl Emitter {
                 let module = format_ident!("ranged_{}", ty.name());
                 quote!(#p::#module::bits(#min, #max))
             }
-            Encoding::Quantized { min, max, res } => quote!(#p::quantize_bits(#min, #max, #res)),
+            Encoding::Quantized { min, max, res, double } => {
+                let bits = if *double { quote!(quantize64_bits) } else { quote!(quantize_bits) };
+                quote!(#p::#bits(#min, #max, #res))
+            }
             _ => quote!(0),
         }
     }
@@ -587,7 +594,10 @@ impl Emitter {
                 let module = format_ident!("ranged_{}", ty.name());
                 quote!(#p::#module::schema(#min, #max))
             }
-            Encoding::Quantized { min, max, res } => quote!(#p::schema::quantized(#min, #max, #res)),
+            Encoding::Quantized { min, max, res, double } => {
+                let schema = if *double { quote!(quantized64) } else { quote!(quantized) };
+                quote!(#p::schema::#schema(#min, #max, #res))
+            }
             Encoding::Str { max_len } => quote!(#p::schema::string(#max_len)),
             Encoding::Vec { max_len, element } => {
                 let element = self.schema(element);
@@ -623,11 +633,14 @@ impl Emitter {
                     };
                 }
             }
-            Check::Quantize { min, max, res, span } => quote_spanned! {*span=>
-                const _: () = if let #p::Some(__problem) = #p::quantize_problem(#min, #max, #res) {
-                    ::core::panic!("{}", __problem)
-                };
-            },
+            Check::Quantize { min, max, res, double, span } => {
+                let problem = if *double { quote!(quantize64_problem) } else { quote!(quantize_problem) };
+                quote_spanned! {*span=>
+                    const _: () = if let #p::Some(__problem) = #p::#problem(#min, #max, #res) {
+                        ::core::panic!("{}", __problem)
+                    };
+                }
+            }
             Check::Fixed { res, span } => adaptive::check(p, res, *span),
         }
     }

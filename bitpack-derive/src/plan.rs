@@ -50,8 +50,9 @@ pub enum Encoding<'a> {
     Nested(&'a Type),
     /// `value - min` in `bits_required(min, max)` bits.
     Ranged { ty: IntTy, min: Ident, max: Ident },
-    /// The reference's compressed float.
-    Quantized { min: Ident, max: Ident, res: Ident },
+    /// The reference's compressed float; `double`: an `f64` field, the same
+    /// in f64 (`write_compressed_double`).
+    Quantized { min: Ident, max: Ident, res: Ident, double: bool },
     /// `write_str(s, max_len)`.
     Str { max_len: Ident },
     /// `int(len, 0, max_len)`, then the elements.
@@ -87,6 +88,7 @@ pub enum Check {
         min: Ident,
         max: Ident,
         res: Ident,
+        double: bool,
         span: Span,
     },
     /// A fixed-point `res` (`#[quantize(res = C)]` alone).

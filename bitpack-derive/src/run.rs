@@ -31,6 +31,8 @@ enum Leaf {
         min: TokenStream,
         max: TokenStream,
         res: TokenStream,
+        /// An `f64` field (`write_compressed_double`).
+        double: bool,
     },
     /// A plain `f32` or `f64`: its IEEE bits.
     Float {
@@ -71,8 +73,8 @@ fn leaf(encoding: &Encoding<'_>) -> Option<Leaf> {
         Encoding::Ranged { ty, min, max } if narrow(ty) => {
             Some(Leaf::Ranged { ty: *ty, min: quote!(#min), max: quote!(#max) })
         }
-        Encoding::Quantized { min, max, res } => {
-            Some(Leaf::Quantized { min: quote!(#min), max: quote!(#max), res: quote!(#res) })
+        Encoding::Quantized { min, max, res, double } => {
+            Some(Leaf::Quantized { min: quote!(#min), max: quote!(#max), res: quote!(#res), double: *double })
         }
         _ => None,
     }
@@ -108,8 +110,9 @@ impl Emitter {
                 let module = format_ident!("ranged_{}", ty.name());
                 quote!((#p::#module::bits(#min, #max) as ::core::primitive::u32))
             }
-            Leaf::Quantized { min, max, res } => {
-                quote!((#p::quantize_bits(#min, #max, #res) as ::core::primitive::u32))
+            Leaf::Quantized { min, max, res, double } => {
+                let bits = if *double { quote!(quantize64_bits) } else { quote!(quantize_bits) };
+                quote!((#p::#bits(#min, #max, #res) as ::core::primitive::u32))
             }
             Leaf::Float { bits } => quote!(#bits),
         }
@@ -130,8 +133,9 @@ impl Emitter {
                 let module = format_ident!("ranged_{}", ty.name());
                 quote!(#p::#module::run_bits(#value, #min, #max, &mut __valid))
             }
-            Leaf::Quantized { min, max, res } => {
-                quote!(#p::quantized_bits(#value, #min, #max, #res, &mut __valid))
+            Leaf::Quantized { min, max, res, double } => {
+                let bits = if *double { quote!(quantized64_bits) } else { quote!(quantized_bits) };
+                quote!(#p::#bits(#value, #min, #max, #res, &mut __valid))
             }
             Leaf::Float { bits: 32 } => quote!(#p::f32_bits(#value)),
             Leaf::Float { .. } => quote!(#p::f64_bits(#value)),
@@ -146,8 +150,9 @@ impl Emitter {
                 let module = format_ident!("ranged_{}", ty.name());
                 quote!(#p::#module::run_value(#raw, #min, #max, &mut __valid))
             }
-            Leaf::Quantized { min, max, res } => {
-                quote!(#p::quantized_value(#raw, #min, #max, #res, &mut __valid))
+            Leaf::Quantized { min, max, res, double } => {
+                let value = if *double { quote!(quantized64_value) } else { quote!(quantized_value) };
+                quote!(#p::#value(#raw, #min, #max, #res, &mut __valid))
             }
             Leaf::Float { bits: 32 } => quote!(#p::f32_value(#raw)),
             Leaf::Float { .. } => quote!(#p::f64_value(#raw)),

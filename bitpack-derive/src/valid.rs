@@ -172,7 +172,7 @@ impl<'a> Planner<'a> {
         if !matches!(shape, Shape::Int(_)) {
             self.bits_misplaced(ty, reach, used);
         }
-        if !matches!(shape, Shape::F32) {
+        if !matches!(shape, Shape::F32 | Shape::F64) {
             self.quantize_misplaced(ty, &shape, reach, used);
         }
         match shape {
@@ -194,14 +194,14 @@ impl<'a> Planner<'a> {
                     Encoding::Nested(ty)
                 }
             },
-            Shape::F32 => match reach.quantize {
+            Shape::F32 | Shape::F64 => match reach.quantize {
                 Some(quantize) => {
                     used.quantize = true;
-                    self.quantized(quantize)
+                    self.quantized(quantize, matches!(shape, Shape::F64))
                 }
                 None => Encoding::Nested(ty),
             },
-            Shape::Bool | Shape::F64 | Shape::Nested => Encoding::Nested(ty),
+            Shape::Bool | Shape::Nested => Encoding::Nested(ty),
             Shape::String => match reach.max_len {
                 Some(max_len) => {
                     used.max_len = true;
@@ -260,19 +260,18 @@ impl<'a> Planner<'a> {
         self.errors.at(bits.name.span(), message);
     }
 
-    /// `#[quantize]` reaching a value that is not an `f32`.
+    /// `#[quantize]` reaching a value that is not an `f32` or `f64`.
     fn quantize_misplaced(&mut self, ty: &Type, shape: &Shape<'_>, reach: Reach<'a>, used: &mut Used) {
         let Some(quantize) = reach.quantize else { return };
         let message = match shape {
             Shape::Int(_) => {
                 format!(
-                    "#[quantize] needs an `f32` field, not `{}`; use #[bits(min, max)] for integers",
+                    "#[quantize] needs an `f32` or `f64` field, not `{}`; use #[bits(min, max)] for integers",
                     name(ty)
                 )
             }
-            Shape::F64 => "#[quantize] on `f64` is not supported yet; use an `f32` field".to_owned(),
             Shape::Bool | Shape::String | Shape::Nested => {
-                format!("#[quantize] needs an `f32` field, not `{}`; remove it", name(ty))
+                format!("#[quantize] needs an `f32` or `f64` field, not `{}`; remove it", name(ty))
             }
             _ => return,
         };
@@ -326,11 +325,14 @@ impl<'a> Planner<'a> {
         }
     }
 
-    fn quantized(&mut self, quantize: &'a Quantize) -> Encoding<'a> {
+    /// `double`: an `f64` field, quantized in f64 (`write_compressed_double`).
+    fn quantized(&mut self, quantize: &'a Quantize, double: bool) -> Encoding<'a> {
         let min = self.float_value(&quantize.min, "min");
         let max = self.float_value(&quantize.max, "max");
         let res = self.float_value(&quantize.res, "res");
-        if let (Some(min), Some(max)) = (min, max) {
+        // Literals are read as f32 here: for an f64 field only the checks
+        // that cannot be wrong in f32 run now, the rest at compile time.
+        if let (Some(min), Some(max), false) = (min, max, double) {
             if min >= max {
                 self.errors
                     .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
@@ -352,20 +354,21 @@ impl<'a> Planner<'a> {
             self.errors
                 .spanned(&quantize.res.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
         }
-        let ty = quote!(f32);
+        let ty = if double { quote!(f64) } else { quote!(f32) };
         let min_name = self.constant(ty.clone(), &quantize.min, "MIN");
         let max_name = self.constant(ty.clone(), &quantize.max, "MAX");
         let res_name = self.constant(ty, &quantize.res, "RES");
         let values = [&quantize.min, &quantize.max, &quantize.res];
-        if values.iter().any(|value| value.literal == Literal::Opaque) {
+        if double || values.iter().any(|value| value.literal == Literal::Opaque) {
             self.checks.push(Check::Quantize {
                 min: min_name.clone(),
                 max: max_name.clone(),
                 res: res_name.clone(),
+                double,
                 span: quantize.name.span(),
             });
         }
-        Encoding::Quantized { min: min_name, max: max_name, res: res_name }
+        Encoding::Quantized { min: min_name, max: max_name, res: res_name, double }
     }
 
     /// A literal float value (integer literals count), checked to be finite.

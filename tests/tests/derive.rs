@@ -310,3 +310,47 @@ mod schema {
         assert_eq!(Plain::SCHEMA, FullRange::SCHEMA);
     }
 }
+
+/// `#[quantize(min, max, res)]` on `f64`: the compressed double, alone (no run).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Planet {
+    #[quantize(min = -1.0e9, max = 1.0e9, res = 0.01)]
+    x: f64,
+}
+
+/// The same declaration on an f64 and an f32 field: different wires.
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Coarse {
+    #[quantize(min = -1.0e9, max = 1.0e9, res = 1.0)]
+    x: f64,
+}
+
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct CoarseF32 {
+    #[quantize(min = -1.0e9, max = 1.0e9, res = 1.0)]
+    x: f32,
+}
+
+#[test]
+fn quantized_doubles_write_the_core_bytes() {
+    // 2e11 steps of 0.01: 38 bits, more than an f32 declaration may have.
+    assert_eq!(Planet::MAX_BITS, 38);
+    assert_ne!(Coarse::SCHEMA, CoarseF32::SCHEMA);
+    assert_eq!((Coarse::MAX_BITS, CoarseF32::MAX_BITS), (31, 31));
+    for x in [-1.0e9, -123_456_789.012, 0.0, 0.005, 987_654_321.987, 1.0e9, 2.0e9, -5.0e9] {
+        let planet = Planet { x };
+        let bytes = bitpack::encode(&planet).expect("encodes");
+        let mut by_hand = [0u8; 8];
+        let mut writer = BitWriter::new(&mut by_hand);
+        writer.write_compressed_double(x, -1.0e9, 1.0e9, 0.01).expect("writes");
+        let used = writer.finish().expect("finishes");
+        assert_eq!(bytes, by_hand[..used]);
+        let back: Planet = bitpack::decode(&bytes).expect("decodes");
+        let expected = BitReader::new(&bytes).read_compressed_double(-1.0e9, 1.0e9, 0.01).expect("reads");
+        assert_eq!(back.x.to_bits(), expected.to_bits());
+        assert!((back.x - x.clamp(-1.0e9, 1.0e9)).abs() <= 0.005 + 1e-6, "{x} -> {}", back.x);
+    }
+    assert_eq!(bitpack::encode(&Planet { x: f64::NAN }).unwrap_err().kind(), ErrorKind::NonFiniteFloat);
+    // Steps above the maximum are refused on read.
+    assert_eq!(bitpack::decode::<Planet>(&[0xFF; 5]).unwrap_err().kind(), ErrorKind::OutOfRange);
+}

@@ -32,6 +32,9 @@ struct Leaves {
     double: f64,
     #[bits(min = 1, max = 1_000_000)]
     last: u32,
+    /// A compressed double: 31 bits.
+    #[quantize(min = -1.0e6, max = 1.0e6, res = 0.001)]
+    precise: f64,
     tail: Option<u8>,
 }
 
@@ -57,6 +60,7 @@ fn write_by_hand<W: BitWrite>(v: &Leaves, w: &mut W) -> Result<(), Error> {
     w.write_f64(v.double)?;
     // A `u32` outside i32 is out of range too: write it as one that is.
     w.write_int(i32::try_from(v.last).unwrap_or(-1), 1, 1_000_000)?;
+    w.write_compressed_double(v.precise, -1.0e6, 1.0e6, 0.001)?;
     match v.tail {
         Some(tail) => {
             w.write_bool(true)?;
@@ -90,6 +94,7 @@ fn read_by_hand(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
     }
     let double = r.read_f64()?;
     let last = r.read_int(1, 1_000_000)? as u32;
+    let precise = r.read_compressed_double(-1.0e6, 1.0e6, 0.001)?;
     let tail = if r.read_bool()? { Some(r.read_u8()?) } else { None };
     Ok(Leaves {
         flag,
@@ -105,6 +110,7 @@ fn read_by_hand(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
         more,
         double,
         last,
+        precise,
         tail,
     })
 }
@@ -124,6 +130,7 @@ fn sample() -> Leaves {
         more: [true, false, true],
         double: core::f64::consts::PI,
         last: 1_000_000,
+        precise: -123_456.789_4,
         tail: Some(9),
     }
 }
@@ -162,9 +169,9 @@ fn a_run_writes_the_fields_bytes_and_reads_them_back() {
     let derived = outcome(64, |w| value.write_to(w)).expect("writes");
     let by_hand = outcome(64, |w| write_by_hand(&value, w)).expect("writes");
     assert_eq!(derived, by_hand);
-    // 1+3+0+8+16+3*18+32+64+64+2*11+3+64+20 in the run, then 1+8.
-    assert_eq!(derived.1, 351 + 9);
-    assert_eq!(Leaves::MAX_BITS, 360);
+    // 1+3+0+8+16+3*18+32+64+64+2*11+3+64+20+31 in the run, then 1+8.
+    assert_eq!(derived.1, 382 + 9);
+    assert_eq!(Leaves::MAX_BITS, 391);
     let mut counter = BitCounter::new();
     value.write_to(&mut counter).expect("counts");
     assert_eq!(counter.bits_written(), derived.1);
@@ -189,6 +196,7 @@ fn a_refused_value_fails_where_the_field_does() {
         ("offsets", Leaves { offsets: [0, 1001], ..sample() }),
         ("last", Leaves { last: 0, ..sample() }),
         ("last", Leaves { last: u32::MAX, ..sample() }),
+        ("precise", Leaves { precise: f64::INFINITY, ..sample() }),
     ];
     for (field, value) in cases {
         let derived = outcome(64, |w| value.write_to(w));
@@ -226,7 +234,12 @@ fn leaves() -> impl Strategy<Value = Leaves> {
             prop_oneof![9 => Just(7u16), 1 => any::<u16>()],
         ),
         (any::<u8>(), any::<i16>(), [float(), float(), float()], any::<f32>()),
-        (any::<u64>(), any::<i64>(), [offset(), offset()]),
+        (
+            any::<u64>(),
+            any::<i64>(),
+            [offset(), offset()],
+            prop_oneof![8 => -1.1e6f64..1.1e6, 1 => Just(f64::NAN), 1 => Just(f64::INFINITY)],
+        ),
         (
             any::<[bool; 3]>(),
             any::<f64>(),
@@ -238,7 +251,7 @@ fn leaves() -> impl Strategy<Value = Leaves> {
             |(
                 (flag, small, constant),
                 (plain_u8, plain_i16, position, raw),
-                (wide, plain_i64, offsets),
+                (wide, plain_i64, offsets, precise),
                 rest,
             )| {
                 let (more, double, last, tail) = rest;
@@ -256,6 +269,7 @@ fn leaves() -> impl Strategy<Value = Leaves> {
                     more,
                     double,
                     last,
+                    precise,
                     tail,
                 }
             },
@@ -264,7 +278,7 @@ fn leaves() -> impl Strategy<Value = Leaves> {
 
 proptest! {
     #[test]
-    fn writes_match_the_fields_written_one_by_one(value in leaves(), buf_len in 0usize..50) {
+    fn writes_match_the_fields_written_one_by_one(value in leaves(), buf_len in 0usize..54) {
         let derived = outcome(buf_len, |w| value.write_to(w));
         prop_assert_eq!(&derived, &outcome(buf_len, |w| write_by_hand(&value, w)));
         if let Ok((bytes, _)) = derived {
@@ -274,12 +288,12 @@ proptest! {
     }
 
     #[test]
-    fn reads_match_the_fields_read_one_by_one(bytes in proptest::collection::vec(any::<u8>(), 0..50)) {
+    fn reads_match_the_fields_read_one_by_one(bytes in proptest::collection::vec(any::<u8>(), 0..54)) {
         prop_assert_eq!(read_outcome(&bytes, Leaves::read_from), read_outcome(&bytes, read_by_hand));
     }
 
     #[test]
-    fn corrupt_runs_fail_where_the_fields_do(value in leaves(), flips in proptest::collection::vec((0usize..360, any::<bool>()), 1..4)) {
+    fn corrupt_runs_fail_where_the_fields_do(value in leaves(), flips in proptest::collection::vec((0usize..391, any::<bool>()), 1..4)) {
         if let Ok((mut bytes, bits)) = outcome(64, |w| value.write_to(w)) {
             for (bit, set) in flips {
                 let bit = bit % bits;

@@ -16,7 +16,7 @@
 //! and leaves the same position as before.
 
 use crate::bits::low_mask;
-use crate::quantize::Quantizer;
+use crate::quantize::{Quantizer, Quantizer64};
 use crate::reader::BitReader;
 use crate::write::BitWrite;
 
@@ -187,6 +187,29 @@ pub fn quantized_bits(value: f32, min: f32, max: f32, res: f32, valid: &mut bool
             0
         }
     }
+}
+
+/// [`quantized_bits`] for an `f64` (`write_compressed_double`).
+#[inline(always)]
+pub fn quantized64_bits(value: f64, min: f64, max: f64, res: f64, valid: &mut bool) -> u64 {
+    match Quantizer64::new(min, max, res) {
+        Some(quantizer) => {
+            *valid &= value.is_finite();
+            quantizer.quantize(value)
+        }
+        None => {
+            *valid = false;
+            0
+        }
+    }
+}
+
+/// [`quantized_value`] for an `f64` (`read_compressed_double`).
+#[inline(always)]
+pub fn quantized64_value(raw: u64, min: f64, max: f64, res: f64, valid: &mut bool) -> f64 {
+    let value = Quantizer64::new(min, max, res).and_then(|quantizer| quantizer.dequantize(raw));
+    *valid &= value.is_some();
+    value.unwrap_or(0.0)
 }
 
 /// The value `read_compressed_float` gives for a leaf's bits; clears

@@ -77,6 +77,12 @@ pub const fn quantized(min: f32, max: f32, res: f32) -> u64 {
     node(QUANTIZED, &[min.to_bits() as u64, max.to_bits() as u64, res.to_bits() as u64])
 }
 
+/// A compressed double's fingerprint: its declaration, kept apart from
+/// an f32 one's.
+pub const fn quantized64(min: f64, max: f64, res: f64) -> u64 {
+    node(QUANTIZED, &[F64, min.to_bits(), max.to_bits(), res.to_bits()])
+}
+
 /// A string's fingerprint.
 #[inline]
 pub const fn string(max_len: usize) -> u64 {
