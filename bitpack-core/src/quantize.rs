@@ -57,7 +57,6 @@ macro_rules! quantizer {
 
             /// The largest integer on the wire.
             #[inline]
-            #[allow(dead_code)] // relative coding takes f32 fields only
             pub(crate) const fn max_integer(&self) -> $int {
                 self.max_integer
             }

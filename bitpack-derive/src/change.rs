@@ -215,9 +215,11 @@ fn check_relative(
     if field.encoding.as_ref().and_then(relative_of).is_none() {
         let message = match shape(field.ty) {
             Shape::Int(_) => "`relative` needs a range: add #[bits(min = .., max = ..)]".to_owned(),
-            Shape::F32 => "`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]".to_owned(),
+            Shape::F32 | Shape::F64 => {
+                "`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]".to_owned()
+            }
             _ => format!(
-                "`relative` needs an integer with #[bits(min, max)], an f32 with #[quantize(min, max, res)] \
+                "`relative` needs an integer with #[bits(min, max)], a float with #[quantize(min, max, res)] \
                  or an array of up to 16 of them (literal length), not `{}`; remove it",
                 field.ty.to_token_stream()
             ),
@@ -247,8 +249,8 @@ fn check_relative(
 enum Relative<'e> {
     /// A `#[bits]` integer: `relative_<ty>`.
     Int { module: Ident, min: &'e Ident, max: &'e Ident },
-    /// A `#[quantize(min, max, res)]` f32: `relative_f32`, on its steps.
-    Float { min: &'e Ident, max: &'e Ident, res: &'e Ident },
+    /// A `#[quantize(min, max, res)]` float: `relative_f32` or `relative_f64`, on its steps.
+    Float { module: Ident, min: &'e Ident, max: &'e Ident, res: &'e Ident },
 }
 
 /// The relative coding of an encoding, and the length when it is an array
@@ -257,8 +259,10 @@ enum Relative<'e> {
 fn relative_of<'e>(encoding: &'e Encoding<'_>) -> Option<(Relative<'e>, Option<usize>)> {
     let scalar = |encoding: &'e Encoding<'_>| match encoding {
         Encoding::Ranged { ty, min, max } => Some(Relative::Int { module: relative_module(*ty), min, max }),
-        // Relative steps are f32 steps (at most 2^32 of them).
-        Encoding::Quantized { min, max, res, double: false } => Some(Relative::Float { min, max, res }),
+        Encoding::Quantized { min, max, res, double } => {
+            let module = format_ident!("{}", if *double { "relative_f64" } else { "relative_f32" });
+            Some(Relative::Float { module, min, max, res })
+        }
         _ => None,
     };
     match encoding {
@@ -481,8 +485,8 @@ impl Code<'_, '_> {
             Relative::Int { module, min, max } => {
                 quote!(#p::#module::write(__writer, #now, #then, #min, #max)?;)
             }
-            Relative::Float { min, max, res } => {
-                quote!(#p::relative_f32::write(__writer, #now, #then, #min, #max, #res)?;)
+            Relative::Float { module, min, max, res } => {
+                quote!(#p::#module::write(__writer, #now, #then, #min, #max, #res)?;)
             }
         };
         match len {
@@ -505,8 +509,8 @@ impl Code<'_, '_> {
         let member = self.member(position);
         let read = |then: TokenStream| match &relative {
             Relative::Int { module, min, max } => quote!(#p::#module::read(__reader, #then, #min, #max)?),
-            Relative::Float { min, max, res } => {
-                quote!(#p::relative_f32::read(__reader, #then, #min, #max, #res)?)
+            Relative::Float { module, min, max, res } => {
+                quote!(#p::#module::read(__reader, #then, #min, #max, #res)?)
             }
         };
         match len {

@@ -118,11 +118,17 @@ pub const fn mid_bits(bits: u32) -> u32 {
     bits / 2 + 1
 }
 
+/// Bits of steps up to `max_steps`: `bits_required(0, max_steps)`.
+#[inline(always)]
+const fn steps_bits(max_steps: u64) -> u32 {
+    u64::BITS - max_steps.leading_zeros()
+}
+
 /// Which tier of [`write_relative_steps`] holds `difference`: 0 near, 1 mid, 2 far.
 #[inline(always)]
-fn steps_tier(difference: i64, bits: u32) -> u32 {
-    let half = 1i64 << (mid_bits(bits) - 1);
-    if (NEAR_MIN..=NEAR_MAX).contains(&difference) {
+fn steps_tier(difference: i128, bits: u32) -> u32 {
+    let half = 1i128 << (mid_bits(bits) - 1);
+    if (i128::from(NEAR_MIN)..=i128::from(NEAR_MAX)).contains(&difference) {
         0
     } else if (-half..half).contains(&difference) {
         1
@@ -142,9 +148,9 @@ fn steps_tier(difference: i64, bits: u32) -> u32 {
 /// assert_eq!(relative_steps_bits(150_000, 100_000, 204_800), 20); // far: 2 + 18
 /// ```
 #[inline]
-pub fn relative_steps_bits(steps: u32, baseline: u32, max_steps: u32) -> u32 {
-    let bits = bits_required64(0, i64::from(max_steps));
-    match steps_tier(i64::from(steps) - i64::from(baseline), bits) {
+pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
+    let bits = steps_bits(max_steps);
+    match steps_tier(i128::from(steps) - i128::from(baseline), bits) {
         0 => 1 + NEAR_BITS,
         1 => 2 + mid_bits(bits),
         _ => 2 + bits,
@@ -180,23 +186,23 @@ pub fn relative_steps_bits(steps: u32, baseline: u32, max_steps: u32) -> u32 {
 #[inline]
 pub fn write_relative_steps<W: BitWrite>(
     writer: &mut W,
-    steps: u32,
-    baseline: Option<u32>,
-    max_steps: u32,
+    steps: u64,
+    baseline: Option<u64>,
+    max_steps: u64,
 ) -> Result<(), Error> {
     if steps > max_steps {
         return Err(Error::new(ErrorKind::OutOfRange, writer.bits_written()));
     }
-    let bits = bits_required64(0, i64::from(max_steps));
-    let difference = i64::from(steps) - i64::from(baseline.unwrap_or(0));
+    let bits = steps_bits(max_steps);
+    let difference = i128::from(steps) - i128::from(baseline.unwrap_or(0));
     let tier = if baseline.is_some() { steps_tier(difference, bits) } else { 2 };
     let (prefix, prefix_bits, payload, payload_bits) = match tier {
-        0 => (0, 1, (difference - NEAR_MIN) as u64, NEAR_BITS),
+        0 => (0, 1, (difference - i128::from(NEAR_MIN)) as u64, NEAR_BITS),
         1 => {
             let mid = mid_bits(bits);
-            (0b01, 2, (difference + (1i64 << (mid - 1))) as u64, mid)
+            (0b01, 2, (difference + (1i128 << (mid - 1))) as u64, mid)
         }
-        _ => (0b11, 2, u64::from(steps), bits),
+        _ => (0b11, 2, steps, bits),
     };
     // One reservation for prefix and payload: all of it is written, or none.
     writer.reserve((prefix_bits + payload_bits) as usize)?;
@@ -209,11 +215,11 @@ pub fn write_relative_steps<W: BitWrite>(
 /// and `max_steps`. Steps outside `0..=max_steps` are an `Err`; on any
 /// `Err` the reader's position is unchanged.
 #[inline(always)]
-pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u32, max_steps: u32) -> Result<u32, Error> {
+pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u64, max_steps: u64) -> Result<u64, Error> {
     let start = reader.bits_read();
-    let bits = bits_required64(0, i64::from(max_steps));
+    let bits = steps_bits(max_steps);
     let steps = read_tiers(reader, baseline, bits);
-    match steps.map(u32::try_from) {
+    match steps.map(u64::try_from) {
         Ok(Ok(steps)) if steps <= max_steps => Ok(steps),
         Ok(_) => Err(rewind(reader, start, ErrorKind::OutOfRange)),
         Err(error) => Err(rewind(reader, start, error.kind())),
@@ -222,17 +228,17 @@ pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u32, max_steps:
 
 /// The steps a tiered value names (unchecked); the reader moves past it.
 #[inline(always)]
-fn read_tiers(reader: &mut BitReader<'_>, baseline: u32, bits: u32) -> Result<i64, Error> {
+fn read_tiers(reader: &mut BitReader<'_>, baseline: u64, bits: u32) -> Result<i128, Error> {
     if reader.take(1)? == 0 {
-        let offset = reader.take(NEAR_BITS)? as i64;
-        return Ok(i64::from(baseline) + offset + NEAR_MIN);
+        let offset = reader.take(NEAR_BITS)?;
+        return Ok(i128::from(baseline) + i128::from(offset) + i128::from(NEAR_MIN));
     }
     if reader.take(1)? == 0 {
         let mid = mid_bits(bits);
-        let offset = reader.take(mid)? as i64;
-        return Ok(i64::from(baseline) + offset - (1i64 << (mid - 1)));
+        let offset = reader.take(mid)?;
+        return Ok(i128::from(baseline) + i128::from(offset) - (1i128 << (mid - 1)));
     }
-    Ok(reader.take(bits)? as i64)
+    Ok(i128::from(reader.take(bits)?))
 }
 
 /// Puts the reader back at `start` and names it in the error.
@@ -293,7 +299,7 @@ mod tests {
         assert_eq!(counter.bits_written(), 0);
     }
 
-    fn steps_round_trip(steps: u32, baseline: u32, max: u32) -> (usize, Result<u32, Error>) {
+    fn steps_round_trip(steps: u64, baseline: u64, max: u64) -> (usize, Result<u64, Error>) {
         let mut buf = [0u8; 16];
         let mut writer = BitWriter::new(&mut buf);
         if let Err(error) = write_relative_steps(&mut writer, steps, Some(baseline), max) {
@@ -327,6 +333,12 @@ mod tests {
                 "{steps} vs {baseline}"
             );
         }
+        // 2^53 steps (a compressed double, 54 bits): mid tier 28 bits.
+        let max = 1u64 << 53;
+        assert_eq!(steps_round_trip(max - 5, max - 1, max), (4, Ok(max - 5)));
+        assert_eq!(steps_round_trip(1 << 40, (1 << 40) + 60_000_000, max), (2 + 28, Ok(1 << 40)));
+        assert_eq!(steps_round_trip(max, 0, max), (2 + 54, Ok(max)));
+        assert_eq!(steps_round_trip(u64::MAX, 0, u64::MAX), (2 + 64, Ok(u64::MAX)));
         // Tiny ranges: one step, no steps.
         assert_eq!(steps_round_trip(1, 0, 1), (4, Ok(1)));
         assert_eq!(steps_round_trip(0, 0, 0), (4, Ok(0)));

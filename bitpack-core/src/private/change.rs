@@ -108,67 +108,79 @@ relative!(relative_i128, i128, |v| i64::try_from(v).ok(), |min, max| min < i64::
 relative!(relative_isize, isize, |v| i64::try_from(v).ok(), |min, max| (min as i128) < i64::MIN as i128
     || max as i128 > i64::MAX as i128);
 
-/// `#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `f32`: its
+/// `#[bitpack(relative)]` on a `#[quantize(min, max, res)]` float: its
 /// steps coded against the baseline's ([`crate::change::write_relative_steps`]).
-pub mod relative_f32 {
-    use crate::change::{read_relative_steps, write_relative_steps};
-    use crate::error::{Error, ErrorKind};
-    use crate::quantize::Quantizer;
-    use crate::reader::BitReader;
-    use crate::write::BitWrite;
+macro_rules! relative_float {
+    ($module:ident, $float:ident, $quantizer:ident, $write:literal, $read:literal) => {
+        #[doc = concat!("`#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `", stringify!($float), "`.")]
+        pub mod $module {
+            use crate::change::{read_relative_steps, write_relative_steps};
+            use crate::error::{Error, ErrorKind};
+            use crate::quantize::$quantizer;
+            use crate::reader::BitReader;
+            use crate::write::BitWrite;
 
-    /// The baseline's steps, when both sides are sure to agree on them: a
-    /// receiver may hold the baseline itself or only what it decoded of it
-    /// (`dequantize(steps)`), and quantizing the latter gives the same
-    /// steps back almost always, but not for every declaration and value.
-    /// Where it does not, `None`: the value goes in the far tier, which
-    /// does not depend on the baseline.
-    #[inline(always)]
-    fn agreed_steps(quantizer: &Quantizer, baseline: f32) -> Option<u32> {
-        let steps = quantizer.quantize(baseline);
-        let decoded = quantizer.dequantize(steps)?;
-        (quantizer.quantize(decoded) == steps).then_some(steps)
-    }
+            /// The baseline's steps, when both sides are sure to agree on them: a
+            /// receiver may hold the baseline itself or only what it decoded of it
+            /// (`dequantize(steps)`), and quantizing the latter gives the same
+            /// steps back almost always, but not for every declaration and value.
+            /// Where it does not, `None`: the value goes in the far tier, which
+            /// does not depend on the baseline.
+            #[inline(always)]
+            fn agreed_steps(quantizer: &$quantizer, baseline: $float) -> Option<u64> {
+                let steps = quantizer.quantize(baseline);
+                let decoded = quantizer.dequantize(steps)?;
+                (quantizer.quantize(decoded) == steps).then_some(u64::from(steps))
+            }
 
-    /// Writes `value` as `write_compressed_float` would refuse or quantize
-    /// it, coded against `baseline`'s steps.
-    #[inline(always)]
-    pub fn write<W: BitWrite>(
-        writer: &mut W,
-        value: f32,
-        baseline: f32,
-        min: f32,
-        max: f32,
-        res: f32,
-    ) -> Result<(), Error> {
-        let at = writer.bits_written();
-        let quantizer = Quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
-        if !value.is_finite() {
-            return Err(Error::new(ErrorKind::NonFiniteFloat, at));
+            #[doc = concat!("Writes `value` as `", $write, "` would refuse or quantize it, coded")]
+            /// against `baseline`'s steps.
+            #[inline(always)]
+            pub fn write<W: BitWrite>(
+                writer: &mut W,
+                value: $float,
+                baseline: $float,
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<(), Error> {
+                let at = writer.bits_written();
+                let quantizer =
+                    $quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
+                if !value.is_finite() {
+                    return Err(Error::new(ErrorKind::NonFiniteFloat, at));
+                }
+                let base = agreed_steps(&quantizer, baseline);
+                let steps = u64::from(quantizer.quantize(value));
+                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
+            /// Reads what [`write`] wrote, against the baseline or what was decoded
+            #[doc = concat!("of it; the value `", $read, "` gives for those steps.")]
+            #[inline(always)]
+            pub fn read(
+                reader: &mut BitReader<'_>,
+                baseline: $float,
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<$float, Error> {
+                let at = reader.bits_read();
+                let quantizer =
+                    $quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
+                // Near and mid values were written only where these steps agree.
+                let base = u64::from(quantizer.quantize(baseline));
+                let steps = read_relative_steps(reader, base, u64::from(quantizer.max_integer()))?;
+                // Cannot fail: the steps are at most the maximum, which fits.
+                let steps = steps.try_into().unwrap_or(quantizer.max_integer());
+                Ok(quantizer.dequantize(steps).unwrap_or(0.0))
+            }
         }
-        let base = agreed_steps(&quantizer, baseline);
-        write_relative_steps(writer, quantizer.quantize(value), base, quantizer.max_integer())
-    }
-
-    /// Reads what [`write`] wrote, against the baseline or what was decoded
-    /// of it; the value `read_compressed_float` gives for those steps.
-    #[inline(always)]
-    pub fn read(
-        reader: &mut BitReader<'_>,
-        baseline: f32,
-        min: f32,
-        max: f32,
-        res: f32,
-    ) -> Result<f32, Error> {
-        let at = reader.bits_read();
-        let quantizer = Quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
-        // Near and mid values were written only where these steps agree.
-        let base = quantizer.quantize(baseline);
-        let steps = read_relative_steps(reader, base, quantizer.max_integer())?;
-        // Cannot fail: the steps are at most the maximum.
-        Ok(quantizer.dequantize(steps).unwrap_or(0.0))
-    }
+    };
 }
+
+relative_float!(relative_f32, f32, Quantizer, "write_compressed_float", "read_compressed_float");
+relative_float!(relative_f64, f64, Quantizer64, "write_compressed_double", "read_compressed_double");
 
 #[cfg(test)]
 mod tests {
