@@ -210,73 +210,66 @@ pub fn read_array<T, const N: usize>(
     Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
 }
 
-/// Bits of `write_compressed_float(_, min, max, res)`, computed as the
-/// reference does (in f32); `0` for a declaration the writer refuses.
-#[inline]
-pub const fn quantize_bits(min: f32, max: f32, res: f32) -> usize {
-    match Quantizer::new(min, max, res) {
-        Some(quantizer) => quantizer.bits as usize,
-        None => 0,
-    }
+/// `quantize_bits` / `quantize_problem` for one float type.
+macro_rules! quantize_checks {
+    ($float:ident, $quantizer:ident, $max_steps:expr, $write:literal, $bits:ident, $problem:ident,
+     $overflow:literal, $too_many:literal) => {
+        #[doc = concat!("Bits of `", $write, "(_, min, max, res)`, computed as the writer does;")]
+        /// `0` for a declaration the writer refuses.
+        #[inline]
+        pub const fn $bits(min: $float, max: $float, res: $float) -> usize {
+            match $quantizer::new(min, max, res) {
+                Some(quantizer) => quantizer.bits as usize,
+                None => 0,
+            }
+        }
+
+        #[doc = concat!("Why a `#[quantize(min, max, res)]` declaration on an `", stringify!($float), "` is")]
+        /// refused, if it is: checked at compile time for values given as
+        /// paths to constants (and for every `f64` declaration).
+        pub const fn $problem(min: $float, max: $float, res: $float) -> Option<&'static str> {
+            if !(min.is_finite() && max.is_finite() && res.is_finite()) {
+                return Some("quantize: `min`, `max` and `res` must be finite numbers");
+            }
+            if min >= max {
+                return Some("quantize: `min` must be below `max`; swap them");
+            }
+            if res <= 0.0 {
+                return Some("quantize: `res` must be above 0");
+            }
+            let delta = max - min;
+            if !delta.is_finite() {
+                return Some($overflow);
+            }
+            if delta / res > $max_steps {
+                return Some($too_many);
+            }
+            None
+        }
+    };
 }
 
-/// Why a `#[quantize(min, max, res)]` declaration is refused, if it is:
-/// checked at compile time for values given as paths to constants.
-pub const fn quantize_problem(min: f32, max: f32, res: f32) -> Option<&'static str> {
-    if !(min.is_finite() && max.is_finite() && res.is_finite()) {
-        return Some("quantize: `min`, `max` and `res` must be finite numbers");
-    }
-    if min >= max {
-        return Some("quantize: `min` must be below `max`; swap them");
-    }
-    if res <= 0.0 {
-        return Some("quantize: `res` must be above 0");
-    }
-    let delta = max - min;
-    if !delta.is_finite() {
-        return Some("quantize: `max - min` overflows f32; narrow the range");
-    }
-    if delta / res > MAX_STEPS {
-        return Some(
-            "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range",
-        );
-    }
-    None
-}
+quantize_checks!(
+    f32,
+    Quantizer,
+    MAX_STEPS,
+    "write_compressed_float",
+    quantize_bits,
+    quantize_problem,
+    "quantize: `max - min` overflows f32; narrow the range",
+    "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range"
+);
 
-/// Bits of `write_compressed_double(_, min, max, res)`; `0` for a
-/// declaration the writer refuses.
-#[inline]
-pub const fn quantize64_bits(min: f64, max: f64, res: f64) -> usize {
-    match Quantizer64::new(min, max, res) {
-        Some(quantizer) => quantizer.bits as usize,
-        None => 0,
-    }
-}
-
-/// Why a `#[quantize(min, max, res)]` declaration on an `f64` is refused,
-/// if it is: checked at compile time.
-pub const fn quantize64_problem(min: f64, max: f64, res: f64) -> Option<&'static str> {
-    if !(min.is_finite() && max.is_finite() && res.is_finite()) {
-        return Some("quantize: `min`, `max` and `res` must be finite numbers");
-    }
-    if min >= max {
-        return Some("quantize: `min` must be below `max`; swap them");
-    }
-    if res <= 0.0 {
-        return Some("quantize: `res` must be above 0");
-    }
-    let delta = max - min;
-    if !delta.is_finite() {
-        return Some("quantize: `max - min` overflows f64; narrow the range");
-    }
-    if delta / res > MAX_STEPS_F64 {
-        return Some(
-            "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range",
-        );
-    }
-    None
-}
+quantize_checks!(
+    f64,
+    Quantizer64,
+    MAX_STEPS_F64,
+    "write_compressed_double",
+    quantize64_bits,
+    quantize64_problem,
+    "quantize: `max - min` overflows f64; narrow the range",
+    "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range"
+);
 
 /// Why a `#[bitpack(max_bytes = N)]` is exceeded, if it is: names the
 /// type and its `MAX_BITS`.
