@@ -24,13 +24,12 @@ fn float<W: BitWrite>(w: &mut W, value: f32, range: (f32, f32, f32)) -> Result<(
 
 /// The steps `value` is sent as: its compressed-float bits read back raw.
 fn steps(value: f32, range: (f32, f32, f32)) -> Result<u64, Error> {
-    let mut counter = BitCounter::new();
-    float(&mut counter, value, range)?;
     let mut bytes = [0u8; 8];
     let mut writer = BitWriter::new(&mut bytes);
     float(&mut writer, value, range)?;
+    let bits = writer.bits_written() as u32;
     writer.finish()?;
-    BitReader::new(&bytes).read_bits64(counter.bits_written() as u32)
+    BitReader::new(&bytes).read_bits64(bits)
 }
 
 /// What a receiver decodes for `value`.

@@ -57,8 +57,9 @@ impl<'a> BitReader<'a> {
         self.position = self.position.saturating_sub(bits);
     }
 
+    /// Puts the reader back at `start` and refuses with an error naming it.
     #[cold]
-    fn fail<T>(&mut self, start: usize, kind: ErrorKind) -> Result<T, Error> {
+    pub(crate) fn fail<T>(&mut self, start: usize, kind: ErrorKind) -> Result<T, Error> {
         self.position = start;
         Err(Error::new(kind, start))
     }

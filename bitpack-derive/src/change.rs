@@ -245,12 +245,14 @@ fn check_relative(
     }
 }
 
-/// How a `relative` field is coded against its baseline.
-enum Relative<'e> {
-    /// A `#[bits]` integer: `relative_<ty>`.
-    Int { module: Ident, min: &'e Ident, max: &'e Ident },
-    /// A `#[quantize(min, max, res)]` float: `relative_f32` or `relative_f64`, on its steps.
-    Float { module: Ident, min: &'e Ident, max: &'e Ident, res: &'e Ident },
+/// How a `relative` field is coded against its baseline: the runtime
+/// module (`relative_<int>`, or `relative_f32` / `relative_f64` on a
+/// float's steps) and the declaration's bounds, passed after the value and
+/// the baseline. Integer ranges also get a compile-time check.
+struct Relative<'e> {
+    module: Ident,
+    bounds: Vec<&'e Ident>,
+    int: bool,
 }
 
 /// The relative coding of an encoding, and the length when it is an array
@@ -258,10 +260,12 @@ enum Relative<'e> {
 /// cannot be coded relatively.
 fn relative_of<'e>(encoding: &'e Encoding<'_>) -> Option<(Relative<'e>, Option<usize>)> {
     let scalar = |encoding: &'e Encoding<'_>| match encoding {
-        Encoding::Ranged { ty, min, max } => Some(Relative::Int { module: relative_module(*ty), min, max }),
+        Encoding::Ranged { ty, min, max } => {
+            Some(Relative { module: relative_module(*ty), bounds: vec![min, max], int: true })
+        }
         Encoding::Quantized { min, max, res, double } => {
             let module = format_ident!("{}", if *double { "relative_f64" } else { "relative_f32" });
-            Some(Relative::Float { module, min, max, res })
+            Some(Relative { module, bounds: vec![min, max, res], int: false })
         }
         _ => None,
     };
@@ -481,14 +485,8 @@ impl Code<'_, '_> {
             return self.write(position, &quote!(self));
         };
         let member = self.member(position);
-        let write = |now: TokenStream, then: TokenStream| match &relative {
-            Relative::Int { module, min, max } => {
-                quote!(#p::#module::write(__writer, #now, #then, #min, #max)?;)
-            }
-            Relative::Float { module, min, max, res } => {
-                quote!(#p::#module::write(__writer, #now, #then, #min, #max, #res)?;)
-            }
-        };
+        let Relative { module, bounds, .. } = &relative;
+        let write = |now: TokenStream, then: TokenStream| quote!(#p::#module::write(__writer, #now, #then, #(#bounds),*)?;);
         match len {
             None => write(quote!(self.#member), quote!(__baseline.#member)),
             Some(len) => {
@@ -507,12 +505,8 @@ impl Code<'_, '_> {
             return self.read(position);
         };
         let member = self.member(position);
-        let read = |then: TokenStream| match &relative {
-            Relative::Int { module, min, max } => quote!(#p::#module::read(__reader, #then, #min, #max)?),
-            Relative::Float { module, min, max, res } => {
-                quote!(#p::#module::read(__reader, #then, #min, #max, #res)?)
-            }
-        };
+        let Relative { module, bounds, .. } = &relative;
+        let read = |then: TokenStream| quote!(#p::#module::read(__reader, #then, #(#bounds),*)?);
         match len {
             None => read(quote!(__baseline.#member)),
             Some(len) => {
@@ -743,9 +737,11 @@ impl Code<'_, '_> {
         (0..self.fields.len())
             .filter_map(|position| {
                 let span = self.changes.relative[position]?;
-                let (Relative::Int { module, min, max }, _) = self.relative(position)? else { return None };
+                let (Relative { module, bounds, int: true }, _) = self.relative(position)? else {
+                    return None;
+                };
                 Some(quote_spanned! {span=>
-                    const _: () = if let #p::Some(__problem) = #p::#module::problem(#min, #max) {
+                    const _: () = if let #p::Some(__problem) = #p::#module::problem(#(#bounds),*) {
                         ::core::panic!("{}", __problem)
                     };
                 })

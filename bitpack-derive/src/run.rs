@@ -14,9 +14,6 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use syn::Ident;
 
-/// A run's longest array unrolled into leaves.
-const ARRAY_LEAVES_MAX: usize = 16;
-
 /// One fixed-width scalar on the wire.
 enum Leaf {
     Bool,
@@ -82,7 +79,8 @@ fn leaf(encoding: &Encoding<'_>) -> Option<Leaf> {
 
 fn field_leaves(encoding: &Encoding<'_>) -> Option<FieldLeaves> {
     if let Encoding::Array { len, element } = encoding {
-        let len = crate::expand::small_literal(len).filter(|len| (1..=ARRAY_LEAVES_MAX).contains(len))?;
+        // A literal length up to 16, unrolled into leaves.
+        let len = crate::expand::small_literal(len).filter(|len| *len > 0)?;
         return Some(FieldLeaves { leaf: leaf(element)?, array_len: Some(len) });
     }
     Some(FieldLeaves { leaf: leaf(encoding)?, array_len: None })

@@ -5,7 +5,7 @@
 //! (4 bits in all); otherwise a `1` bit then the value as
 //! `write_int64(value, min, max)` (1 + `bits_required64(min, max)` bits).
 
-use crate::bits::bits_required64;
+use crate::bits::{bit_length_u128, bits_required64};
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
 use crate::write::BitWrite;
@@ -118,12 +118,6 @@ pub const fn mid_bits(bits: u32) -> u32 {
     bits / 2 + 1
 }
 
-/// Bits of steps up to `max_steps`: `bits_required(0, max_steps)`.
-#[inline(always)]
-const fn steps_bits(max_steps: u64) -> u32 {
-    u64::BITS - max_steps.leading_zeros()
-}
-
 /// Which tier of [`write_relative_steps`] holds `difference`: 0 near, 1 mid, 2 far.
 #[inline(always)]
 fn steps_tier(difference: i128, bits: u32) -> u32 {
@@ -149,7 +143,7 @@ fn steps_tier(difference: i128, bits: u32) -> u32 {
 /// ```
 #[inline]
 pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
-    let bits = steps_bits(max_steps);
+    let bits = bit_length_u128(u128::from(max_steps));
     match steps_tier(i128::from(steps) - i128::from(baseline), bits) {
         0 => 1 + NEAR_BITS,
         1 => 2 + mid_bits(bits),
@@ -193,7 +187,7 @@ pub fn write_relative_steps<W: BitWrite>(
     if steps > max_steps {
         return Err(Error::new(ErrorKind::OutOfRange, writer.bits_written()));
     }
-    let bits = steps_bits(max_steps);
+    let bits = bit_length_u128(u128::from(max_steps));
     let difference = i128::from(steps) - i128::from(baseline.unwrap_or(0));
     let tier = if baseline.is_some() { steps_tier(difference, bits) } else { 2 };
     let (prefix, prefix_bits, payload, payload_bits) = match tier {
@@ -217,12 +211,12 @@ pub fn write_relative_steps<W: BitWrite>(
 #[inline(always)]
 pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u64, max_steps: u64) -> Result<u64, Error> {
     let start = reader.bits_read();
-    let bits = steps_bits(max_steps);
+    let bits = bit_length_u128(u128::from(max_steps));
     let steps = read_tiers(reader, baseline, bits);
     match steps.map(u64::try_from) {
         Ok(Ok(steps)) if steps <= max_steps => Ok(steps),
-        Ok(_) => Err(rewind(reader, start, ErrorKind::OutOfRange)),
-        Err(error) => Err(rewind(reader, start, error.kind())),
+        Ok(_) => reader.fail(start, ErrorKind::OutOfRange),
+        Err(error) => reader.fail(start, error.kind()),
     }
 }
 
@@ -239,13 +233,6 @@ fn read_tiers(reader: &mut BitReader<'_>, baseline: u64, bits: u32) -> Result<i1
         return Ok(i128::from(baseline) + i128::from(offset) - (1i128 << (mid - 1)));
     }
     Ok(i128::from(reader.take(bits)?))
-}
-
-/// Puts the reader back at `start` and names it in the error.
-#[cold]
-fn rewind(reader: &mut BitReader<'_>, start: usize, kind: ErrorKind) -> Error {
-    reader.unread(reader.bits_read() - start);
-    Error::new(kind, start)
 }
 
 #[cfg(test)]
