@@ -1,16 +1,18 @@
 //! On mistakes: the errors, plus a stub impl so that uses of the type
 //! elsewhere do not add "BitPack is not implemented" to the real mistakes.
+//! The stub goes through the same runtime path as a real impl would
+//! (`#[bitpack(crate = ...)]` included), so it compiles wherever that does.
 
-use crate::expand::runtime;
+use crate::ir::runtime::Runtime;
+use crate::parse::Input;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::DeriveInput;
 
-pub fn expand(input: &DeriveInput, errors: syn::Error) -> TokenStream {
+pub fn expand(input: &Input<'_>, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
-    let p = runtime(&quote!(::bitpack));
-    let name = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let p = Runtime::new(None);
+    let name = &input.original.ident;
+    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
     quote! {
         #errors
         const _: () = {

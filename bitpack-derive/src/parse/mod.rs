@@ -1,8 +1,21 @@
-//! The derive input as typed structs borrowing from syn, with each
-//! helper attribute already parsed.
+//! The parse layer: the derive input as typed structs borrowing from syn,
+//! with each helper attribute already parsed into typed values. It knows
+//! the attributes and the field types as written, and no encodings.
+//!
+//! - `keys`: the table of each attribute's keys and the reader that checks them.
+//! - `value`: attribute values, and the one place literals are read.
+//! - `attrs`: the helper attributes of a field, a variant and the type.
+//! - `change_group`: `#[change_group]` and `#[change_group(name)]`.
+//! - `ty`: what a field's type is (integer, float, `Vec`, nested...).
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs};
+pub mod attrs;
+pub mod change_group;
+pub mod keys;
+pub mod ty;
+pub mod value;
+
 use crate::errors::Errors;
+use crate::parse::attrs::{ContainerAttrs, FieldAttrs};
 use syn::{Data, DeriveInput, Fields, Member, Type};
 
 pub struct Input<'a> {
@@ -43,14 +56,14 @@ pub struct Field<'a> {
 
 impl<'a> Input<'a> {
     pub fn from_syn(node: &'a DeriveInput, errors: &mut Errors) -> Self {
-        let attrs = attr::container_attrs(&node.attrs, errors);
+        let attrs = attrs::container_attrs(&node.attrs, errors);
         let body = match &node.data {
             Data::Struct(data) => Body::Struct(FieldList::from_syn(&data.fields, errors)),
             Data::Enum(data) => Body::Enum(
                 data.variants
                     .iter()
                     .map(|variant| {
-                        attr::variant_attrs(&variant.attrs, errors);
+                        attrs::variant_attrs(&variant.attrs, errors);
                         Variant { original: variant, fields: FieldList::from_syn(&variant.fields, errors) }
                     })
                     .collect(),
@@ -77,7 +90,7 @@ impl<'a> FieldList<'a> {
                     None => Member::Unnamed(index.into()),
                 },
                 ty: &field.ty,
-                attrs: attr::field_attrs(&field.attrs, errors),
+                attrs: attrs::field_attrs(&field.attrs, errors),
             })
             .collect();
         FieldList { style, fields }

@@ -2,8 +2,9 @@
 //! only the type as written: `Vec`, `Option`, `Box`, `String` and the
 //! primitives are recognised by name, anything else is a nested `BitPack`.
 
-use crate::attr::Int;
-use syn::{Expr, GenericArgument, PathArguments, Type};
+use crate::parse::value::Int;
+use quote::ToTokens;
+use syn::{Expr, GenericArgument, Member, PathArguments, Type};
 
 /// An integer type the derive can range.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -60,7 +61,7 @@ impl IntTy {
 
     /// Width in bits (`usize`/`isize` checked as 64-bit; the compiler
     /// catches a literal too wide for a smaller target).
-    fn bits(self) -> u32 {
+    pub fn bits(self) -> u32 {
         match self {
             IntTy::U8 | IntTy::I8 => 8,
             IntTy::U16 | IntTy::I16 => 16,
@@ -70,7 +71,7 @@ impl IntTy {
         }
     }
 
-    fn signed(self) -> bool {
+    pub fn signed(self) -> bool {
         matches!(self, IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64 | IntTy::I128 | IntTy::Isize)
     }
 
@@ -95,12 +96,28 @@ impl IntTy {
     }
 }
 
+/// A float type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum FloatTy {
+    F32,
+    F64,
+}
+
+impl FloatTy {
+    /// Width in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            FloatTy::F32 => 32,
+            FloatTy::F64 => 64,
+        }
+    }
+}
+
 /// The shape of a field type.
 pub enum Shape<'a> {
     Bool,
     Int(IntTy),
-    F32,
-    F64,
+    Float(FloatTy),
     String,
     Vec(&'a Type),
     Option(&'a Type),
@@ -125,8 +142,8 @@ pub fn shape(ty: &Type) -> Shape<'_> {
             match &last.arguments {
                 PathArguments::None => match name.as_str() {
                     "bool" => Shape::Bool,
-                    "f32" => Shape::F32,
-                    "f64" => Shape::F64,
+                    "f32" => Shape::Float(FloatTy::F32),
+                    "f64" => Shape::Float(FloatTy::F64),
                     "String" => Shape::String,
                     _ => IntTy::from_name(&name).map_or(Shape::Nested, Shape::Int),
                 },
@@ -164,5 +181,26 @@ pub fn shape(ty: &Type) -> Shape<'_> {
         }
         Type::Never(_) => Shape::Unsupported("`!` cannot be sent; remove the field"),
         _ => Shape::Unsupported("this type cannot be sent; use a concrete owned type"),
+    }
+}
+
+/// A type as the user wrote it, for messages.
+pub fn written(ty: &Type) -> String {
+    ty.to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" <", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" ,", ",")
+}
+
+/// A field's name as written (its index in a tuple struct), for messages.
+pub fn member_name(member: &Member) -> String {
+    match member {
+        Member::Named(ident) => ident.to_string(),
+        Member::Unnamed(index) => index.index.to_string(),
     }
 }

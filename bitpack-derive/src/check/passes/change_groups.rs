@@ -1,0 +1,169 @@
+//! Change groups: checks `#[change_group]` and `#[bitpack(relative)]`
+//! against the planned fields, and lays out the groups of a struct in wire
+//! order (`ir::items::Changes`). A type without `#[change_group]` fields
+//! gets no `ChangeGroups` impl.
+
+use crate::check::planner::{Draft, Planner};
+use crate::errors::Errors;
+use crate::ir::encoding::Encoding;
+use crate::ir::items::{ChangeItem, Changes, Group};
+use crate::ir::{self};
+use crate::parse::attrs::FieldAttrs;
+use crate::parse::ty::{Shape, shape, written};
+use crate::parse::value::{Int, Literal};
+use crate::parse::{Body, Input};
+use syn::Ident;
+
+const ENUM_FIELD: &str = "#[change_group] is not supported on an enum variant's fields: a variant \
+                          change resends the enum; put the enum in a struct field with #[change_group(name)]";
+const RELATIVE_NEEDS_GROUPS: &str = "`relative` codes against the baseline in `write_delta`, which only \
+                                     structs with #[change_group] fields have; add one or remove `relative`";
+
+pub fn run<'a>(planner: &mut Planner<'a>, input: &'a Input<'a>, draft: &mut Draft<'a>) {
+    let errors = &mut planner.errors;
+    draft.changes = match (&input.body, &draft.body) {
+        (Body::Enum(variants), _) => {
+            for field in variants.iter().flat_map(|variant| &variant.fields.fields) {
+                if let Some(group) = &field.attrs.change_group {
+                    errors.at(group.keyword.span(), ENUM_FIELD);
+                }
+                if let Some(relative) = &field.attrs.relative {
+                    errors.at(relative.span(), RELATIVE_NEEDS_GROUPS);
+                }
+            }
+            None
+        }
+        (Body::Struct(fields), Some(ir::Body::Struct(planned))) => {
+            let attrs: Vec<_> = fields.fields.iter().map(|field| &field.attrs).collect();
+            plan_struct(&attrs, &planned.fields, errors)
+        }
+        _ => None,
+    };
+}
+
+fn plan_struct(attrs: &[&FieldAttrs], fields: &[ir::Field<'_>], errors: &mut Errors) -> Option<Changes> {
+    let grouped = attrs.iter().any(|attrs| attrs.change_group.is_some());
+    if grouped {
+        refuse_adaptive(attrs, fields, errors);
+    }
+    let mut plan = Changes { items: Vec::new(), relative: vec![None; fields.len()], records: 0 };
+    let mut named: Vec<(&Ident, usize)> = Vec::new();
+    let mut slots = 0;
+    for (position, (attrs, field)) in attrs.iter().zip(fields).enumerate() {
+        if attrs.skip.is_some() {
+            let written = "a skipped field is not written; remove `skip` or";
+            if let Some(group) = &attrs.change_group {
+                errors.at(group.keyword.span(), format!("{written} #[change_group]"));
+            }
+            if let Some(relative) = &attrs.relative {
+                errors.at(relative.span(), format!("{written} `relative`"));
+            }
+            continue;
+        }
+        if let Some(relative) = &attrs.relative {
+            if !grouped {
+                errors.at(relative.span(), RELATIVE_NEEDS_GROUPS);
+            } else if check_relative(relative, attrs, field, errors) {
+                plan.relative[position] = Some(relative.span());
+            }
+        }
+        match attrs.change_group.as_ref().map(|group| &group.name) {
+            None => plan.items.push(ChangeItem::Always(position)),
+            Some(Some(name)) => match named.iter().find(|(seen, _)| *seen == name) {
+                Some(&(_, item)) => {
+                    if let Some(ChangeItem::Group(group)) = plan.items.get_mut(item) {
+                        group.fields.push(position);
+                    }
+                }
+                None => {
+                    named.push((name, plan.items.len()));
+                    plan.items.push(group(plan.records, position));
+                    plan.records += 1;
+                }
+            },
+            Some(None) if matches!(shape(field.ty), Shape::Nested) => {
+                plan.items.push(ChangeItem::Nested { record: plan.records, slot: slots, field: position });
+                plan.records += 1;
+                slots += 1;
+            }
+            Some(None) => {
+                plan.items.push(group(plan.records, position));
+                plan.records += 1;
+            }
+        }
+    }
+    grouped.then_some(plan)
+}
+
+/// A group of one field so far (the `runs` pass lays out its items).
+fn group(record: usize, position: usize) -> ChangeItem {
+    ChangeItem::Group(Group { record, fields: vec![position], items: Vec::new(), delta: Vec::new() })
+}
+
+/// Adaptive integers share the message's sign bit, which change-group
+/// packets do not carry yet: refused, at each field's `adaptive`, or at the
+/// first group when the type-level `adaptive` reaches them.
+fn refuse_adaptive(attrs: &[&FieldAttrs], fields: &[ir::Field<'_>], errors: &mut Errors) {
+    const MESSAGE: &str = "adaptive integers and #[change_group] in one type are not supported yet; \
+                           use #[bits(min, max)], or a nested adaptive type sent as a named group";
+    let mut reported = false;
+    let mut reached = false;
+    for (attrs, field) in attrs.iter().zip(fields) {
+        if !field.encoding.as_ref().is_some_and(Encoding::holds_adaptive) {
+            continue;
+        }
+        reached = true;
+        // Field groups report their own refusal at the group name.
+        if attrs.adaptive_group.is_some() {
+            reported = true;
+        } else if let Some(adaptive) = &attrs.adaptive {
+            errors.at(adaptive.span(), MESSAGE);
+            reported = true;
+        }
+    }
+    if reached
+        && !reported
+        && let Some(group) = attrs.iter().find_map(|attrs| attrs.change_group.as_ref())
+    {
+        errors.at(group.keyword.span(), MESSAGE);
+    }
+}
+
+/// Whether a `relative` field is a ranged integer or quantized float (or a
+/// short array of them) whose range the core can code relatively; records
+/// the mistake, with what to do, if not.
+fn check_relative(relative: &Ident, attrs: &FieldAttrs, field: &ir::Field<'_>, errors: &mut Errors) -> bool {
+    if field.encoding.as_ref().and_then(Encoding::relative).is_none() {
+        errors.at(relative.span(), relative_advice(field));
+        return false;
+    }
+    let fits = |literal: &Literal| match literal {
+        Literal::Int(Int { negative, magnitude }) => {
+            *magnitude <= if *negative { 1u128 << 63 } else { (1u128 << 63) - 1 }
+        }
+        _ => true,
+    };
+    match &attrs.bits {
+        Some(bits) if !fits(&bits.min.literal) || !fits(&bits.max.literal) => {
+            errors.at(
+                relative.span(),
+                "`relative` codes ranges within i64 and this one reaches past it; narrow it or remove `relative`",
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
+/// What a `relative` field that cannot code against its baseline needs.
+fn relative_advice(field: &ir::Field<'_>) -> String {
+    match shape(field.ty) {
+        Shape::Int(_) => "`relative` needs a range: add #[bits(min = .., max = ..)]".to_owned(),
+        Shape::Float(_) => "`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]".to_owned(),
+        _ => format!(
+            "`relative` needs an integer with #[bits(min, max)], a float with #[quantize(min, max, res)] \
+             or an array of up to 16 of them (literal length), not `{}`; remove it",
+            written(field.ty)
+        ),
+    }
+}

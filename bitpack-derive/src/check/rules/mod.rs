@@ -1,0 +1,23 @@
+//! The rules that decide a value's encoding, one file each, tried in the
+//! order of [`RULES`]: the first that takes a value decides; a rule that
+//! finds its attribute on the wrong type reports it and lets the later
+//! rules encode the value as if the attribute were not there.
+//!
+//! A new encoding is a new rule here (and its place in [`RULES`]), a new
+//! variant in `ir::encoding` and a new codec in `expand::codec`.
+
+mod adaptive;
+mod containers;
+mod fixed;
+mod plain;
+mod quantized;
+mod ranged;
+mod text;
+
+use crate::check::planner::Rule;
+
+/// Fixed point and adaptive first (they take integers and floats that
+/// would otherwise be plain), then the attributes, then the containers
+/// (which plan their values through these same rules), then plain types.
+pub const RULES: &[Rule] =
+    &[fixed::plan, adaptive::plan, ranged::plan, quantized::plan, text::plan, containers::plan, plain::plan];

@@ -1,0 +1,454 @@
+//! The `ChangeGroups` impl of a struct with `#[change_group]` fields (and
+//! the compile-time checks of its relative ranges), laid out by
+//! `ir::items::Changes`: fields outside groups always written, a group's
+//! flag then its fields, a nested type's own groups after its flag.
+
+use crate::expand::codec::{RelativeCoding, codec};
+use crate::expand::generics::{bitpack_bounded, bound_changes};
+use crate::expand::items;
+use crate::expand::names::{Access, Names};
+use crate::expand::pattern;
+use crate::expand::problem::{Problem, problem_check};
+use crate::expand::tokens::respan;
+use crate::ir::items::{ChangeItem, Changes, Item};
+use crate::ir::{Field, Fields, Plan};
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Ident, Index, Member, Type};
+
+/// The impl, to sit inside the derive's `const _: () = { ... };`.
+pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Changes) -> TokenStream {
+    let code = Code { names, changes, fields: &fields.fields };
+    let (p, reader, baseline) = (&names.runtime, &names.reader, &names.baseline);
+    let (writer, writer_ty, confirmed, latest, decoded) =
+        (&names.writer, &names.writer_ty, &names.confirmed, &names.latest, &names.changes);
+    let name = &plan.input.ident;
+
+    let mut nested_types = Vec::new();
+    let mut tracker_writes = Vec::new();
+    let mut change_types = Vec::new();
+    let mut decodes = Vec::new();
+    let mut applies = Vec::new();
+    let mut delta_writes = Vec::new();
+    let mut delta_reads = Vec::new();
+    for (index, item) in changes.items.iter().enumerate() {
+        let local = names.item(index);
+        tracker_writes.push(code.tracked(item));
+        change_types.push(code.change_type(item));
+        let decode = code.decode(item);
+        decodes.push(quote!(let #local = #decode;));
+        applies.push(code.apply(item, &local));
+        delta_writes.push(code.delta_write(item));
+        delta_reads.push(code.delta_read(item));
+        if let ChangeItem::Nested { field, .. } = item {
+            nested_types.push(code.ty(*field));
+        }
+    }
+    let defaults = fields.fields.iter().enumerate().filter(|(_, field)| field.encoding.is_none()).map(
+        |(position, field)| {
+            let (local, read) = (names.field(position), items::read_field(names, field));
+            quote!(let #local = #read;)
+        },
+    );
+    let construct = pattern::construct(names, quote!(Self), fields);
+    let locals: Vec<_> = (0..changes.items.len()).map(|index| names.item(index)).collect();
+    let records = Literal::usize_unsuffixed(changes.records);
+    let nested_trackers = nested_types.iter().rev().fold(quote!(()), |rest, ty| {
+        let nested = code.nested(ty);
+        quote_spanned!(ty.span()=> (#nested::Tracker, #rest))
+    });
+    // A nested type without groups fails the tracker's `Default + Clone`
+    // bound: the compiler says so at the first nested field's type.
+    let tracker_span = nested_types.first().map_or_else(Span::call_site, |ty| ty.span());
+    let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
+    let checks = code.relative_checks();
+    let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
+    bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        #(#checks)*
+        #[automatically_derived]
+        impl #impl_generics #p::ChangeGroups for #name #ty_generics #where_clause {
+            #tracker
+            type Changes = (#(#change_types,)*);
+
+            #[inline]
+            fn write_changes<#writer_ty: #p::BitWrite>(
+                &self,
+                #writer: &mut #writer_ty,
+                #confirmed: &<Self as #p::ChangeGroups>::Tracker,
+                #latest: &mut <Self as #p::ChangeGroups>::Tracker,
+            ) -> #p::Result<(), #p::Error> {
+                #(#tracker_writes)*
+                #p::Ok(())
+            }
+
+            #[inline]
+            fn decode_changes(
+                #reader: &mut #p::BitReader<'_>,
+            ) -> #p::Result<<Self as #p::ChangeGroups>::Changes, #p::Error> {
+                #(#decodes)*
+                #p::Ok((#(#locals,)*))
+            }
+
+            #[inline]
+            fn apply_changes(&mut self, #decoded: <Self as #p::ChangeGroups>::Changes) {
+                let (#(#locals,)*) = #decoded;
+                #(#applies)*
+            }
+
+            #[inline]
+            fn write_delta<#writer_ty: #p::BitWrite>(
+                &self,
+                #baseline: &Self,
+                #writer: &mut #writer_ty,
+            ) -> #p::Result<(), #p::Error> {
+                #(#delta_writes)*
+                #p::Ok(())
+            }
+
+            #[inline]
+            fn read_delta(
+                #baseline: &Self,
+                #reader: &mut #p::BitReader<'_>,
+            ) -> #p::Result<Self, #p::Error> {
+                #(#delta_reads)*
+                #(#defaults)*
+                #p::Ok(#construct)
+            }
+        }
+    }
+}
+
+/// The generated pieces for one struct.
+struct Code<'c, 'a> {
+    names: &'c Names,
+    changes: &'c Changes,
+    fields: &'c [Field<'a>],
+}
+
+impl Code<'_, '_> {
+    fn member(&self, position: usize) -> &Member {
+        &self.fields[position].member
+    }
+
+    fn ty(&self, position: usize) -> &Type {
+        self.fields[position].ty
+    }
+
+    /// `<Type as ChangeGroups>` for a nested field's type, every token at
+    /// the type: a type without groups is reported there, once.
+    fn nested(&self, ty: &Type) -> TokenStream {
+        let p = respan(&self.names.runtime.to_token_stream(), ty.span());
+        quote_spanned!(ty.span()=> <#ty as #p::ChangeGroups>)
+    }
+
+    /// Where field `position` of `owner` (`self` or `__baseline`) is.
+    fn place(&self, owner: &TokenStream, position: usize) -> Access {
+        let member = self.member(position);
+        Access::Place(quote!(#owner.#member))
+    }
+
+    /// Writes `items` of `owner` as `write_to` does (fused runs as one:
+    /// fewer, larger pushes into the fingerprint sink as well as the writer).
+    fn write_items(&self, items: &[Item], owner: &TokenStream) -> TokenStream {
+        let writes =
+            items.iter().map(|item| items::write(self.names, self.fields, item, &|p| self.place(owner, p)));
+        quote!(#(#writes)*)
+    }
+
+    /// Statements binding the locals of `items` as `read_from` reads them;
+    /// in a delta, `relative` fields read against the baseline.
+    fn read_items(&self, items: &[Item], delta: bool) -> TokenStream {
+        let reads = items.iter().map(|item| match item {
+            Item::Field(position) if delta => {
+                let (local, read) = (self.names.field(*position), self.delta_field_read(*position));
+                quote!(let #local = #read;)
+            }
+            item => items::read(self.names, self.fields, item),
+        });
+        quote!(#(#reads)*)
+    }
+
+    /// How field `position` is coded against the baseline, if it is relative:
+    /// the coding, and the length of an array coded element by element.
+    fn relative(&self, position: usize) -> Option<(RelativeCoding, Option<usize>)> {
+        self.changes.relative[position]?;
+        let (leaf, len) = self.fields[position].encoding.as_ref()?.relative()?;
+        Some((codec(leaf).relative(self.names)?, len))
+    }
+
+    /// Writes field `position` in a delta: relative to the baseline if marked.
+    fn delta_field_write(&self, position: usize) -> TokenStream {
+        let names = self.names;
+        let Some((RelativeCoding { module, bounds, .. }, len)) = self.relative(position) else {
+            return items::write(names, self.fields, &Item::Field(position), &|p| {
+                self.place(&quote!(self), p)
+            });
+        };
+        let (member, writer, baseline) = (self.member(position), &names.writer, &names.baseline);
+        let write = |now: TokenStream, then: TokenStream| quote!(#module::write(#writer, #now, #then, #(#bounds),*)?;);
+        match len {
+            None => write(quote!(self.#member), quote!(#baseline.#member)),
+            Some(len) => {
+                let writes = (0..len).map(|index| {
+                    let index = Literal::usize_unsuffixed(index);
+                    write(quote!(self.#member[#index]), quote!(#baseline.#member[#index]))
+                });
+                quote!(#(#writes)*)
+            }
+        }
+    }
+
+    fn delta_field_read(&self, position: usize) -> TokenStream {
+        let names = self.names;
+        let Some((RelativeCoding { module, bounds, .. }, len)) = self.relative(position) else {
+            return items::read_field(names, &self.fields[position]);
+        };
+        let (member, reader, baseline) = (self.member(position), &names.reader, &names.baseline);
+        let read = |then: TokenStream| quote!(#module::read(#reader, #then, #(#bounds),*)?);
+        match len {
+            None => read(quote!(#baseline.#member)),
+            Some(len) => {
+                let reads = (0..len).map(|index| {
+                    let index = Literal::usize_unsuffixed(index);
+                    read(quote!(#baseline.#member[#index]))
+                });
+                quote!([#(#reads),*])
+            }
+        }
+    }
+
+    /// The baseline's value of field `position`, for a group not sent.
+    fn baseline_clone(&self, position: usize) -> TokenStream {
+        let (p, baseline) = (&self.names.runtime, &self.names.baseline);
+        let (member, ty) = (self.member(position), self.ty(position));
+        quote_spanned!(ty.span()=> <#ty as #p::Clone>::clone(&#baseline.#member))
+    }
+
+    /// `__confirmed.nested.1.0`-style path to nested tracker `slot`.
+    fn nested_path(owner: &Ident, slot: usize) -> TokenStream {
+        let (rest, first) = (Index::from(1), Index::from(0));
+        let mut path = quote!(#owner.nested);
+        for _ in 0..slot {
+            path = quote!(#path.#rest);
+        }
+        quote!(#path.#first)
+    }
+
+    fn tracked(&self, item: &ChangeItem) -> TokenStream {
+        let names = self.names;
+        let (p, writer, confirmed, latest) = (&names.runtime, &names.writer, &names.confirmed, &names.latest);
+        let this = quote!(self);
+        match item {
+            ChangeItem::Always(position) => self.write_items(&[Item::Field(*position)], &this),
+            ChangeItem::Group(group) => {
+                let record = Index::from(group.record);
+                let writes = self.write_items(&group.items, &this);
+                quote! {
+                    if #p::tracked_group(
+                        #writer,
+                        &#confirmed.records[#record],
+                        &mut #latest.records[#record],
+                        |#writer: &mut #p::BitFingerprint| {
+                            #writes
+                            #p::Ok(())
+                        },
+                    )? {
+                        #writes
+                    }
+                }
+            }
+            ChangeItem::Nested { record, slot, field } => {
+                let record = Index::from(*record);
+                let (member, ty) = (self.member(*field), self.ty(*field));
+                let (confirmed_path, latest_path) =
+                    (Self::nested_path(confirmed, *slot), Self::nested_path(latest, *slot));
+                let nested_trait = self.nested(ty);
+                let nested = quote_spanned! {ty.span()=>
+                    #nested_trait::write_changes(&self.#member, #writer, &#confirmed_path, &mut #latest_path)?;
+                };
+                quote! {
+                    if #p::tracked_group(
+                        #writer,
+                        &#confirmed.records[#record],
+                        &mut #latest.records[#record],
+                        |#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&self.#member, #writer),
+                    )? {
+                        #nested
+                    }
+                }
+            }
+        }
+    }
+
+    fn change_type(&self, item: &ChangeItem) -> TokenStream {
+        let p = &self.names.runtime;
+        match item {
+            ChangeItem::Always(position) => self.ty(*position).to_token_stream(),
+            ChangeItem::Group(group) => {
+                let types = group.fields.iter().map(|position| self.ty(*position));
+                quote!(#p::Option<(#(#types,)*)>)
+            }
+            ChangeItem::Nested { field, .. } => {
+                let ty = self.ty(*field);
+                let (p, nested) = (respan(&p.to_token_stream(), ty.span()), self.nested(ty));
+                quote_spanned!(ty.span()=> #p::Option<#nested::Changes>)
+            }
+        }
+    }
+
+    fn decode(&self, item: &ChangeItem) -> TokenStream {
+        let (p, reader) = (&self.names.runtime, &self.names.reader);
+        let sent = |value: TokenStream| {
+            quote! {
+                if #p::BitReader::read_bool(#reader)? { #p::Some(#value) } else { #p::None }
+            }
+        };
+        match item {
+            ChangeItem::Always(position) => items::read_field(self.names, &self.fields[*position]),
+            ChangeItem::Group(group) => {
+                let reads = self.read_items(&group.items, false);
+                let locals = group.fields.iter().map(|position| self.names.field(*position));
+                sent(quote!({
+                    #reads
+                    (#(#locals,)*)
+                }))
+            }
+            ChangeItem::Nested { field, .. } => {
+                let ty = self.ty(*field);
+                let nested = self.nested(ty);
+                sent(quote_spanned!(ty.span()=> #nested::decode_changes(#reader)?))
+            }
+        }
+    }
+
+    fn apply(&self, item: &ChangeItem, local: &Ident) -> TokenStream {
+        let (p, changes) = (&self.names.runtime, &self.names.nested);
+        match item {
+            ChangeItem::Always(position) => {
+                let member = self.member(*position);
+                quote!(self.#member = #local;)
+            }
+            ChangeItem::Group(group) => {
+                let values: Vec<_> = (0..group.fields.len()).map(|index| self.names.value(index)).collect();
+                let members = group.fields.iter().map(|position| self.member(*position));
+                quote! {
+                    if let #p::Some((#(#values,)*)) = #local {
+                        #(self.#members = #values;)*
+                    }
+                }
+            }
+            ChangeItem::Nested { field, .. } => {
+                let (member, ty) = (self.member(*field), self.ty(*field));
+                let nested = self.nested(ty);
+                let apply = quote_spanned!(ty.span()=> #nested::apply_changes(&mut self.#member, #changes););
+                quote! {
+                    if let #p::Some(#changes) = #local {
+                        #apply
+                    }
+                }
+            }
+        }
+    }
+
+    fn delta_write(&self, item: &ChangeItem) -> TokenStream {
+        let (p, writer, baseline) = (&self.names.runtime, &self.names.writer, &self.names.baseline);
+        match item {
+            ChangeItem::Always(position) => self.delta_field_write(*position),
+            ChangeItem::Group(group) => {
+                let now = self.write_items(&group.items, &quote!(self));
+                let then = self.write_items(&group.items, &quote!(#baseline));
+                let writes = group.delta.iter().map(|item| match item {
+                    Item::Field(position) => self.delta_field_write(*position),
+                    item => items::write(self.names, self.fields, item, &|p| self.place(&quote!(self), p)),
+                });
+                quote! {
+                    if #p::delta_group(
+                        #writer,
+                        |#writer: &mut #p::BitFingerprint| {
+                            #now
+                            #p::Ok(())
+                        },
+                        |#writer: &mut #p::BitFingerprint| {
+                            #then
+                            #p::Ok(())
+                        },
+                    )? {
+                        #(#writes)*
+                    }
+                }
+            }
+            ChangeItem::Nested { field, .. } => {
+                let (member, ty) = (self.member(*field), self.ty(*field));
+                let nested = self.nested(ty);
+                let write = quote_spanned! {ty.span()=>
+                    #nested::write_delta(&self.#member, &#baseline.#member, #writer)?;
+                };
+                quote! {
+                    if #p::delta_group(
+                        #writer,
+                        |#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&self.#member, #writer),
+                        |#writer: &mut #p::BitFingerprint| {
+                            <#ty as #p::BitPack>::write_to(&#baseline.#member, #writer)
+                        },
+                    )? {
+                        #write
+                    }
+                }
+            }
+        }
+    }
+
+    fn delta_read(&self, item: &ChangeItem) -> TokenStream {
+        let (p, reader, baseline) = (&self.names.runtime, &self.names.reader, &self.names.baseline);
+        match item {
+            ChangeItem::Always(position) => {
+                let (local, read) = (self.names.field(*position), self.delta_field_read(*position));
+                quote!(let #local = #read;)
+            }
+            ChangeItem::Group(group) => {
+                let locals: Vec<_> =
+                    group.fields.iter().map(|position| self.names.field(*position)).collect();
+                let reads = self.read_items(&group.delta, true);
+                let kept = group.fields.iter().map(|position| self.baseline_clone(*position));
+                quote! {
+                    let (#(#locals,)*) = if #p::BitReader::read_bool(#reader)? {
+                        #reads
+                        (#(#locals,)*)
+                    } else {
+                        (#(#kept,)*)
+                    };
+                }
+            }
+            ChangeItem::Nested { field, .. } => {
+                let local = self.names.field(*field);
+                let (member, ty) = (self.member(*field), self.ty(*field));
+                let (kept, nested) = (self.baseline_clone(*field), self.nested(ty));
+                let read = quote_spanned!(ty.span()=> #nested::read_delta(&#baseline.#member, #reader)?);
+                quote! {
+                    let #local = if #p::BitReader::read_bool(#reader)? {
+                        #read
+                    } else {
+                        #kept
+                    };
+                }
+            }
+        }
+    }
+
+    /// Compile-time checks that each relative range lies within i64 (for
+    /// bounds given as paths to constants), failing at `relative`.
+    fn relative_checks(&self) -> Vec<TokenStream> {
+        (0..self.fields.len())
+            .filter_map(|position| {
+                let span = self.changes.relative[position]?;
+                let (RelativeCoding { module, bounds, checked: true }, _) = self.relative(position)? else {
+                    return None;
+                };
+                Some(problem_check(self.names, span, quote!(#module::problem(#(#bounds),*)), Problem::Str))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,242 @@
+//! `Vec` (its length, then the elements), `Option` (a bool, then the
+//! value), `Box` (what it holds), arrays (`len` values) and tuples (the
+//! elements in order): each view made of its values' views.
+
+use crate::expand::codec::{Codec, codec};
+use crate::expand::names::{Access, Names};
+use crate::expand::runtime;
+use crate::expand::tokens::or;
+use crate::ir::encoding::{Array, Boxed, Encoding, Optional, Sequence, Tuple};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// Whether any element at `item` (bound by iterating `access`) holds a
+/// negative adaptive value.
+fn any_negative(names: &Names, element: &Encoding<'_>, access: &Access, depth: usize) -> Option<TokenStream> {
+    let item = names.element(depth);
+    let inner = codec(element).negative(names, &Access::Ref(quote!(#item)), depth + 1)?;
+    let (a, reference) = (runtime::adaptive(&names.runtime), access.reference());
+    Some(quote!(#a::Iterator::any(&mut #a::IntoIterator::into_iter(#reference), |#item| #inner)))
+}
+
+impl Codec for Sequence<'_> {
+    fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        let (p, writer, reference, max_len) =
+            (&names.runtime, &names.writer, access.reference(), &self.max_len);
+        let item = names.element(depth);
+        let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
+        quote! {
+            #p::write_len(#writer, #p::Vec::len(#reference), #max_len)?;
+            for #item in #reference {
+                #write_element
+            }
+        }
+    }
+
+    fn read(&self, names: &Names, depth: usize) -> TokenStream {
+        let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
+        let (len, items) = (names.len(depth), names.elements(depth));
+        let element = codec(&self.element);
+        let (min_element_bits, read_element) = (element.min_bits(names), element.read(names, depth + 1));
+        quote! {{
+            let #len = #p::read_len(#reader, #max_len, #min_element_bits)?;
+            let mut #items = #p::Vec::with_capacity(#len);
+            for _ in 0..#len {
+                #p::Vec::push(&mut #items, #read_element);
+            }
+            #items
+        }}
+    }
+
+    fn max_bits(&self, names: &Names) -> TokenStream {
+        let (p, max_len, element) = (&names.runtime, &self.max_len, codec(&self.element).max_bits(names));
+        quote!(#p::vec_max_bits(#max_len, #element))
+    }
+
+    fn min_bits(&self, names: &Names) -> TokenStream {
+        let (p, max_len) = (&names.runtime, &self.max_len);
+        quote!(#p::len_bits(#max_len))
+    }
+
+    fn schema(&self, names: &Names) -> TokenStream {
+        let (p, max_len, element) = (&names.runtime, &self.max_len, codec(&self.element).schema(names));
+        quote!(#p::schema::vec(#max_len, #element))
+    }
+
+    fn negative(&self, names: &Names, access: &Access, depth: usize) -> Option<TokenStream> {
+        any_negative(names, &self.element, access, depth)
+    }
+}
+
+impl Codec for Optional<'_> {
+    fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        let (p, writer, reference) = (&names.runtime, &names.writer, access.reference());
+        let item = names.value(depth);
+        let write_inner = codec(&self.inner).write(names, &Access::Ref(quote!(#item)), depth + 1);
+        quote! {
+            match #reference {
+                #p::Some(#item) => {
+                    #p::BitWrite::write_bool(#writer, true)?;
+                    #write_inner
+                }
+                #p::None => #p::BitWrite::write_bool(#writer, false)?,
+            }
+        }
+    }
+
+    fn read(&self, names: &Names, depth: usize) -> TokenStream {
+        let (p, reader) = (&names.runtime, &names.reader);
+        let read_inner = codec(&self.inner).read(names, depth + 1);
+        quote! {
+            if #p::BitReader::read_bool(#reader)? {
+                #p::Some(#read_inner)
+            } else {
+                #p::None
+            }
+        }
+    }
+
+    fn max_bits(&self, names: &Names) -> TokenStream {
+        let (p, inner) = (&names.runtime, codec(&self.inner).max_bits(names));
+        quote!(#p::sum(&[1, #inner]))
+    }
+
+    fn min_bits(&self, _: &Names) -> TokenStream {
+        quote!(1)
+    }
+
+    fn schema(&self, names: &Names) -> TokenStream {
+        let (p, inner) = (&names.runtime, codec(&self.inner).schema(names));
+        quote!(#p::schema::option(#inner))
+    }
+
+    fn negative(&self, names: &Names, access: &Access, depth: usize) -> Option<TokenStream> {
+        let item = names.value(depth);
+        let inner = codec(&self.inner).negative(names, &Access::Ref(quote!(#item)), depth + 1)?;
+        let (p, reference) = (&names.runtime, access.reference());
+        Some(quote!(match #reference { #p::Some(#item) => #inner, #p::None => false }))
+    }
+}
+
+impl Codec for Boxed<'_> {
+    fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        codec(&self.inner).write(names, &access.unboxed(), depth)
+    }
+
+    fn read(&self, names: &Names, depth: usize) -> TokenStream {
+        let (p, read_inner) = (&names.runtime, codec(&self.inner).read(names, depth));
+        quote!(#p::Box::new(#read_inner))
+    }
+
+    fn max_bits(&self, names: &Names) -> TokenStream {
+        codec(&self.inner).max_bits(names)
+    }
+
+    fn min_bits(&self, names: &Names) -> TokenStream {
+        codec(&self.inner).min_bits(names)
+    }
+
+    fn schema(&self, names: &Names) -> TokenStream {
+        codec(&self.inner).schema(names)
+    }
+
+    fn negative(&self, names: &Names, access: &Access, depth: usize) -> Option<TokenStream> {
+        codec(&self.inner).negative(names, &access.unboxed(), depth)
+    }
+}
+
+impl Codec for Array<'_> {
+    fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        let (reference, item) = (access.reference(), names.element(depth));
+        let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
+        quote! {
+            for #item in #reference {
+                #write_element
+            }
+        }
+    }
+
+    fn read(&self, names: &Names, depth: usize) -> TokenStream {
+        let (p, reader, element) = (&names.runtime, &names.reader, codec(&self.element));
+        if let Some(count) = self.literal_len() {
+            // A short array read element by element in one array
+            // expression: no `Option` per slot to fill and unwrap.
+            let reads = (0..count).map(|_| element.read(names, depth + 1));
+            return quote!([#(#reads),*]);
+        }
+        if let Some(ty) = element.own_impl() {
+            return quote_spanned!(ty.span()=> #p::read_array(#reader, <#ty as #p::BitPack>::read_from)?);
+        }
+        let (read_element, item) = (element.read(names, depth + 1), names.element(depth));
+        quote! {
+            #p::read_array(#reader, |#reader| {
+                let #item = #read_element;
+                #p::Ok(#item)
+            })?
+        }
+    }
+
+    fn max_bits(&self, names: &Names) -> TokenStream {
+        let (p, len, element) = (&names.runtime, self.len, codec(&self.element).max_bits(names));
+        quote!(#p::times(#len, #element))
+    }
+
+    fn min_bits(&self, names: &Names) -> TokenStream {
+        let (p, len, element) = (&names.runtime, self.len, codec(&self.element).min_bits(names));
+        quote!(#p::times(#len, #element))
+    }
+
+    fn schema(&self, names: &Names) -> TokenStream {
+        let (p, len, element) = (&names.runtime, self.len, codec(&self.element).schema(names));
+        quote!(#p::schema::array(#len, #element))
+    }
+
+    fn negative(&self, names: &Names, access: &Access, depth: usize) -> Option<TokenStream> {
+        any_negative(names, &self.element, access, depth)
+    }
+}
+
+impl Codec for Tuple<'_> {
+    fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        let writes = self
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(index, element)| codec(element).write(names, &access.element(index), depth));
+        quote!(#(#writes)*)
+    }
+
+    fn read(&self, names: &Names, depth: usize) -> TokenStream {
+        let reads = self.elements.iter().map(|element| codec(element).read(names, depth));
+        quote!((#(#reads,)*))
+    }
+
+    fn max_bits(&self, names: &Names) -> TokenStream {
+        let (p, elements) =
+            (&names.runtime, self.elements.iter().map(|element| codec(element).max_bits(names)));
+        quote!(#p::sum(&[#(#elements),*]))
+    }
+
+    fn min_bits(&self, names: &Names) -> TokenStream {
+        let (p, elements) =
+            (&names.runtime, self.elements.iter().map(|element| codec(element).min_bits(names)));
+        quote!(#p::sum(&[#(#elements),*]))
+    }
+
+    fn schema(&self, names: &Names) -> TokenStream {
+        let (p, elements) =
+            (&names.runtime, self.elements.iter().map(|element| codec(element).schema(names)));
+        quote!(#p::schema::sequence(&[#(#elements),*]))
+    }
+
+    fn negative(&self, names: &Names, access: &Access, depth: usize) -> Option<TokenStream> {
+        let terms: Vec<_> = self
+            .elements
+            .iter()
+            .enumerate()
+            .filter_map(|(index, element)| codec(element).negative(names, &access.element(index), depth))
+            .collect();
+        (!terms.is_empty()).then(|| or(terms))
+    }
+}

@@ -1,0 +1,106 @@
+//! One file per encoding family, each holding every view of its
+//! encodings: how they write, read, count their most and fewest bits,
+//! fingerprint, sit in a fused run, code against a baseline, and (for
+//! adaptive values) answer for their signs. [`codec`] is the one `match`
+//! over `Encoding`; everything else asks the [`Codec`] it returns.
+//!
+//! - `bool`: a `bool`.
+//! - `int`: integers, plain and `#[bits(min, max)]`.
+//! - `float`: floats, plain and `#[quantize(min, max, res)]`.
+//! - `text`: a `String`.
+//! - `containers`: `Vec`, `Option`, `Box`, arrays, tuples.
+//! - `nested`: a type through its own `BitPack` (also the plain leaves' form).
+//! - `adaptive`: adaptive integers, groups and fixed-point floats.
+//!
+//! Emitted code writes to `names.writer` and reads from `names.reader`, as
+//! statements and expressions that end in `?` on errors.
+
+pub mod adaptive;
+pub mod bool;
+pub mod containers;
+pub mod float;
+pub mod int;
+pub mod nested;
+pub mod text;
+
+use crate::expand::names::{Access, Names};
+use crate::ir::encoding::Encoding;
+use proc_macro2::TokenStream;
+use syn::Type;
+
+/// Every view of one kind of encoding.
+pub trait Codec {
+    /// Statements writing the value at `access`; `depth` counts the
+    /// containers around it (their locals are numbered by it).
+    fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream;
+    /// An expression of the value's type, read.
+    fn read(&self, names: &Names, depth: usize) -> TokenStream;
+    /// The most bits the value takes (`const`).
+    fn max_bits(&self, names: &Names) -> TokenStream;
+    /// The fewest bits the value takes (`const`).
+    fn min_bits(&self, names: &Names) -> TokenStream;
+    /// The value's fingerprint (`const`).
+    fn schema(&self, names: &Names) -> TokenStream;
+
+    /// The type it goes through the `BitPack` impl of, if it does.
+    fn own_impl(&self) -> Option<&Type> {
+        None
+    }
+    /// As one scalar of a fused run (those `Encoding::run_leaves` counts).
+    fn run_leaf(&self) -> Option<&dyn RunLeaf> {
+        None
+    }
+    /// How it codes against a baseline (those `Encoding::relative` finds).
+    fn relative(&self, _names: &Names) -> Option<RelativeCoding> {
+        None
+    }
+    /// Whether the value at `access` holds a negative adaptive value
+    /// (`None` when it holds no signed adaptive value).
+    fn negative(&self, _names: &Names, _access: &Access, _depth: usize) -> Option<TokenStream> {
+        None
+    }
+    /// The value's own `HAS_SIGNED` term (`const` bool), if it may be signed
+    /// (not counting the values inside it).
+    fn signed(&self, _names: &Names) -> Option<TokenStream> {
+        None
+    }
+}
+
+/// A fixed-width scalar in a fused run, through `RunWriter`/`RunReader`.
+pub trait RunLeaf {
+    /// Its width in bits (`const` `u32`).
+    fn width(&self, names: &Names) -> TokenStream;
+    /// The `u64` that goes into the run for `value`, clearing
+    /// `names.valid` if the value is refused.
+    fn bits(&self, names: &Names, value: TokenStream) -> TokenStream;
+    /// The value read back from `raw`, clearing `names.valid` if it is out of range.
+    fn value(&self, names: &Names, raw: TokenStream) -> TokenStream;
+}
+
+/// How a value codes against its baseline in a delta: through the
+/// runtime module whose `write` and `read` take the value (or nothing, for
+/// a read), the baseline's value and these bounds.
+pub struct RelativeCoding {
+    pub module: TokenStream,
+    pub bounds: Vec<TokenStream>,
+    /// Whether `module::problem(bounds)` must be checked at compile time
+    /// (the range must lie within i64, which steps are coded in).
+    pub checked: bool,
+}
+
+/// The codec of `encoding`: the one place that tells the families apart.
+pub fn codec<'e>(encoding: &'e Encoding<'_>) -> &'e dyn Codec {
+    match encoding {
+        Encoding::Bool(bool) => bool,
+        Encoding::Int(int) => int,
+        Encoding::Float(float) => float,
+        Encoding::Text(text) => text,
+        Encoding::Vec(vec) => vec,
+        Encoding::Option(option) => option,
+        Encoding::Boxed(boxed) => boxed,
+        Encoding::Array(array) => array,
+        Encoding::Tuple(tuple) => tuple,
+        Encoding::Nested(nested) => nested,
+        Encoding::Adaptive(adaptive) => adaptive,
+    }
+}

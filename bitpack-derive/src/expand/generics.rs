@@ -1,0 +1,93 @@
+//! The generics of the generated impls: every type parameter is
+//! `BitPack`, and a field type that names one gets the bounds its
+//! encoding needs (`SignScope` for a nested sign scope, `Clone` and
+//! `ChangeGroups` in change groups), spanned at the field's type so an
+//! unmet bound is reported there. Concrete types are checked where used.
+
+use crate::expand::names::Names;
+use crate::expand::tokens::respan;
+use crate::ir::adaptive::Adaptive;
+use crate::ir::encoding::Encoding;
+use crate::ir::items::{ChangeItem, Changes};
+use crate::ir::{Body, Field};
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{GenericParam, Generics, Ident, WhereClause};
+
+/// The input's generics with `T: BitPack` on every type parameter, and
+/// those parameters' names.
+pub fn bitpack_bounded(names: &Names, generics: &Generics) -> (Generics, Vec<Ident>) {
+    let p = &names.runtime;
+    let mut generics = generics.clone();
+    let params: Vec<Ident> = generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            GenericParam::Type(param) => Some(param.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    let where_clause = generics.make_where_clause();
+    for ident in &params {
+        where_clause.predicates.push(syn::parse_quote!(#ident: #p::BitPack));
+    }
+    (generics, params)
+}
+
+/// Whether `tokens` name any of `params`.
+pub fn mentions(tokens: TokenStream, params: &[Ident]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => params.contains(&ident),
+        TokenTree::Group(group) => mentions(group.stream(), params),
+        _ => false,
+    })
+}
+
+/// `Type: SignScope` for each nested sign scope that names a type parameter.
+pub fn bound_scoped(names: &Names, body: &Body<'_>, params: &[Ident], where_clause: &mut WhereClause) {
+    let a = crate::expand::runtime::adaptive(&names.runtime);
+    let scoped =
+        body.field_lists().flat_map(|fields| fields.encodings()).flat_map(Encoding::walk).filter_map(
+            |encoding| match encoding {
+                Encoding::Adaptive(Adaptive::Scoped(ty)) => Some(*ty),
+                _ => None,
+            },
+        );
+    for ty in scoped {
+        if mentions(ty.to_token_stream(), params) {
+            where_clause.predicates.push(syn::parse_quote!(#ty: #a::SignScope));
+        }
+    }
+}
+
+/// The bounds of the `ChangeGroups` impl: a grouped field whose type names
+/// a type parameter must be `Clone` (`read_delta` keeps the baseline's),
+/// and a nested one `ChangeGroups`.
+pub fn bound_changes(
+    names: &Names,
+    changes: &Changes,
+    fields: &[Field<'_>],
+    params: &[Ident],
+    where_clause: &mut WhereClause,
+) {
+    let p = &names.runtime;
+    for item in &changes.items {
+        let (positions, nested) = match item {
+            ChangeItem::Always(_) => continue,
+            ChangeItem::Group(group) => (group.fields.as_slice(), false),
+            ChangeItem::Nested { field, .. } => (std::slice::from_ref(field), true),
+        };
+        for ty in positions.iter().map(|position| fields[*position].ty) {
+            if mentions(ty.to_token_stream(), params) {
+                let p = respan(&p.to_token_stream(), ty.span());
+                where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::Clone));
+                if nested {
+                    where_clause
+                        .predicates
+                        .push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::ChangeGroups));
+                }
+            }
+        }
+    }
+}
