@@ -10,7 +10,7 @@ use quote::quote;
 
 pub fn expand(input: &Input<'_>, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
-    let p = Runtime::new(None);
+    let p = Runtime::new(input.attrs.krate());
     let name = &input.original.ident;
     let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
     quote! {
