@@ -61,9 +61,11 @@ pub fn bound_scoped(names: &Names, body: &Body<'_>, params: &[Ident], where_clau
     }
 }
 
-/// The bounds of the `ChangeGroups` impl: a grouped field whose type names
-/// a type parameter must be `Clone` (`read_delta` keeps the baseline's),
-/// and a nested one `ChangeGroups`.
+/// The bounds of the `ChangeGroups` impl, each spanned at its field's
+/// type: a grouped field whose type names a type parameter must be `Clone`
+/// (`read_delta` keeps the baseline's), and every nested field's type
+/// `ChangeGroups`, concrete ones too: a type without groups then fails
+/// that one bound, at the field, instead of every use in the impl as well.
 pub fn bound_changes(
     names: &Names,
     changes: &Changes,
@@ -71,7 +73,6 @@ pub fn bound_changes(
     params: &[Ident],
     where_clause: &mut WhereClause,
 ) {
-    let p = &names.runtime;
     for item in &changes.items {
         let (positions, nested) = match item {
             ChangeItem::Always(_) => continue,
@@ -79,14 +80,12 @@ pub fn bound_changes(
             ChangeItem::Nested { field, .. } => (std::slice::from_ref(field), true),
         };
         for ty in positions.iter().map(|position| fields[*position].ty) {
+            let p = respan(&names.runtime.to_token_stream(), ty.span());
             if mentions(ty.to_token_stream(), params) {
-                let p = respan(&p.to_token_stream(), ty.span());
                 where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::Clone));
-                if nested {
-                    where_clause
-                        .predicates
-                        .push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::ChangeGroups));
-                }
+            }
+            if nested {
+                where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::ChangeGroups));
             }
         }
     }
