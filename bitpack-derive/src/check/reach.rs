@@ -153,7 +153,9 @@ impl<'a> Reach<'a> {
 }
 
 /// `#[quantize]` on a field with no float in it.
-const FLOAT_NEEDED: &str = "#[quantize] needs an `f32` field; remove it";
+const FLOAT_NEEDED: &str = "#[quantize] needs an `f32` or `f64` field; make the field an `f32` or `f64` \
+                            (or an `Option`, array, tuple or `Vec` of them)";
 
 /// `#[quantize(res)]` on a field with no float in it.
-const FLOAT_NEEDED_FIXED: &str = "#[quantize(res)] needs an `f32` or `f64` field; remove it";
+const FLOAT_NEEDED_FIXED: &str = "#[quantize(res)] needs an `f32` or `f64` field; make the field an `f32` or \
+                                  `f64` (or an `Option`, array, tuple or `Vec` of them)";

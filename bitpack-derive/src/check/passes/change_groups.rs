@@ -157,13 +157,29 @@ fn check_relative(relative: &Ident, attrs: &FieldAttrs, field: &ir::Field<'_>, e
 
 /// What a `relative` field that cannot code against its baseline needs.
 fn relative_advice(field: &ir::Field<'_>) -> String {
-    match shape(field.ty) {
-        Shape::Int(_) => "`relative` needs a range: add #[bits(min = .., max = ..)]".to_owned(),
-        Shape::Float(_) => "`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]".to_owned(),
-        _ => format!(
-            "`relative` needs an integer with #[bits(min, max)], a float with #[quantize(min, max, res)] \
-             or an array of up to 16 of them (literal length), not `{}`; remove it",
-            written(field.ty)
-        ),
+    let scalar = |shape: &Shape<'_>| match shape {
+        Shape::Int(_) => Some("`relative` needs a range: add #[bits(min = .., max = ..)]"),
+        Shape::Float(_) => Some("`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]"),
+        _ => None,
+    };
+    let ty = written(field.ty);
+    let unsupported = || {
+        format!(
+            "`relative` needs an integer with #[bits(min, max)], a float with #[quantize(min, max, res)] or an \
+             array of up to 16 of them (literal length), not `{ty}`; remove it"
+        )
+    };
+    match (&field.encoding, shape(field.ty)) {
+        (Some(Encoding::Array(array)), Shape::Array(element, _)) => match scalar(&shape(element)) {
+            Some(advice) if array.literal_len().is_some_and(|len| len > 0) => {
+                format!("{advice}, to code each element of `{ty}`")
+            }
+            Some(_) => format!(
+                "`relative` codes arrays of up to 16 elements with a literal length, not `{ty}`; \
+                 shorten it or remove `relative`"
+            ),
+            None => unsupported(),
+        },
+        (_, shape) => scalar(&shape).map_or_else(unsupported, str::to_owned),
     }
 }

@@ -21,11 +21,15 @@ pub fn plan<'a>(
     let float = match shape {
         Shape::Float(float) => *float,
         Shape::Int(_) | Shape::Bool | Shape::String | Shape::Nested => {
+            let advice = match shape {
+                Shape::Int(_) => "an integer is already whole steps: write #[bitpack(adaptive)] instead",
+                _ => "make the field an `f32` or `f64`",
+            };
             used.fixed = true;
             planner.errors.at(
                 fixed.name.span(),
                 format!(
-                    "#[quantize(res)] (fixed point) needs an `f32` or `f64` field, not `{}`; remove it",
+                    "#[quantize(res)] (fixed point) needs an `f32` or `f64` field, not `{}`; {advice}",
                     written(ty)
                 ),
             );

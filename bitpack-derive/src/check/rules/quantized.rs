@@ -37,9 +37,14 @@ pub fn plan<'a>(
                 "#[quantize] needs an `f32` or `f64` field, not `{written}`; use #[bits(min, max)] for integers"
             )
         }
-        Shape::Bool | Shape::String | Shape::Nested => {
-            format!("#[quantize] needs an `f32` or `f64` field, not `{written}`; remove it")
-        }
+        Shape::Bool | Shape::String => format!(
+            "#[quantize] needs an `f32` or `f64` field, not `{written}`; make the field an `f32` or `f64` \
+             (or an `Option`, array, tuple or `Vec` of them)"
+        ),
+        Shape::Nested => format!(
+            "#[quantize] needs an `f32` or `f64` field, not `{written}`; make the field an `f32` or `f64`, \
+             or quantize the float fields of `{written}` where it derives BitPack"
+        ),
         // Containers pass it on to their values.
         _ => return None,
     };
