@@ -18,8 +18,15 @@ use syn::Type;
 
 /// One way to encode a value: `Some` when it takes the value (having
 /// reported anything wrong with it), `None` to leave it to the next rule.
-pub type Rule =
-    for<'a> fn(&mut Planner<'a>, &'a Type, &Shape<'a>, Reach<'a>, &mut Used) -> Option<Encoding<'a>>;
+/// `used` records the attributes it took.
+pub type Rule = for<'a> fn(&mut Planner<'a>, &Slot<'a>, &mut Used) -> Option<Encoding<'a>>;
+
+/// A value to encode: its type, what that type is, and the attributes that reach it.
+pub struct Slot<'a> {
+    pub ty: &'a Type,
+    pub shape: Shape<'a>,
+    pub reach: Reach<'a>,
+}
 
 /// A check or layout step over the whole body, once every field is planned.
 pub type Pass = for<'a> fn(&mut Planner<'a>, &'a parse::Input<'a>, &mut Draft<'a>);
@@ -82,10 +89,10 @@ impl<'a> Planner<'a> {
     /// The encoding of a value of type `ty` under the field's attributes:
     /// the first rule that takes it.
     pub fn encode(&mut self, ty: &'a Type, reach: Reach<'a>, used: &mut Used) -> Encoding<'a> {
-        let shape = shape(ty);
+        let slot = Slot { ty, shape: shape(ty), reach };
         let rules = self.rules;
         for rule in rules {
-            if let Some(encoding) = rule(self, ty, &shape, reach, used) {
+            if let Some(encoding) = rule(self, &slot, used) {
                 return encoding;
             }
         }

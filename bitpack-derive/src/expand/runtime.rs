@@ -24,42 +24,34 @@ pub fn primitive_float(float: FloatTy) -> Ident {
     )
 }
 
-/// `<runtime>::ranged_<int>`: a `#[bits(min, max)]` integer's
-/// write, read, bits, schema, problem and run views.
+/// Each integer type's two runtime modules: `ranged_<int>` and `relative_<int>`.
+fn int_modules(int: IntTy) -> (TokenStream, TokenStream) {
+    match int {
+        IntTy::U8 => (quote!(ranged_u8), quote!(relative_u8)),
+        IntTy::U16 => (quote!(ranged_u16), quote!(relative_u16)),
+        IntTy::U32 => (quote!(ranged_u32), quote!(relative_u32)),
+        IntTy::U64 => (quote!(ranged_u64), quote!(relative_u64)),
+        IntTy::U128 => (quote!(ranged_u128), quote!(relative_u128)),
+        IntTy::Usize => (quote!(ranged_usize), quote!(relative_usize)),
+        IntTy::I8 => (quote!(ranged_i8), quote!(relative_i8)),
+        IntTy::I16 => (quote!(ranged_i16), quote!(relative_i16)),
+        IntTy::I32 => (quote!(ranged_i32), quote!(relative_i32)),
+        IntTy::I64 => (quote!(ranged_i64), quote!(relative_i64)),
+        IntTy::I128 => (quote!(ranged_i128), quote!(relative_i128)),
+        IntTy::Isize => (quote!(ranged_isize), quote!(relative_isize)),
+    }
+}
+
+/// `<runtime>::ranged_<int>`: a `#[bits(min, max)]` integer's write, read,
+/// bits, schema, problem and run views.
 pub fn ranged(p: &Runtime, int: IntTy) -> TokenStream {
-    let module = match int {
-        IntTy::U8 => quote!(ranged_u8),
-        IntTy::U16 => quote!(ranged_u16),
-        IntTy::U32 => quote!(ranged_u32),
-        IntTy::U64 => quote!(ranged_u64),
-        IntTy::U128 => quote!(ranged_u128),
-        IntTy::Usize => quote!(ranged_usize),
-        IntTy::I8 => quote!(ranged_i8),
-        IntTy::I16 => quote!(ranged_i16),
-        IntTy::I32 => quote!(ranged_i32),
-        IntTy::I64 => quote!(ranged_i64),
-        IntTy::I128 => quote!(ranged_i128),
-        IntTy::Isize => quote!(ranged_isize),
-    };
+    let (module, _) = int_modules(int);
     quote!(#p::#module)
 }
 
 /// `<runtime>::relative_<int>`: a ranged integer coded against its baseline.
 pub fn relative_int(p: &Runtime, int: IntTy) -> TokenStream {
-    let module = match int {
-        IntTy::U8 => quote!(relative_u8),
-        IntTy::U16 => quote!(relative_u16),
-        IntTy::U32 => quote!(relative_u32),
-        IntTy::U64 => quote!(relative_u64),
-        IntTy::U128 => quote!(relative_u128),
-        IntTy::Usize => quote!(relative_usize),
-        IntTy::I8 => quote!(relative_i8),
-        IntTy::I16 => quote!(relative_i16),
-        IntTy::I32 => quote!(relative_i32),
-        IntTy::I64 => quote!(relative_i64),
-        IntTy::I128 => quote!(relative_i128),
-        IntTy::Isize => quote!(relative_isize),
-    };
+    let (_, module) = int_modules(int);
     quote!(#p::#module)
 }
 

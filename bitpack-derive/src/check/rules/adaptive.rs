@@ -1,22 +1,17 @@
 //! `#[bitpack(adaptive)]` on a field or on the type: integers, arrays and
 //! `Vec`s of integers (one shared-length group), and nested sign scopes.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Mode, Reach, Used};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::{Mode, Used};
 use crate::ir::adaptive::{Adaptive, GroupLen};
 use crate::ir::encoding::Encoding;
 use crate::parse::ty::{IntTy, Shape, shape, written};
 use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    reach: Reach<'a>,
-    used: &mut Used,
-) -> Option<Encoding<'a>> {
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
+    let (ty, reach) = (slot.ty, slot.reach);
     let mode = reach.adaptive?;
-    let adaptive = match shape {
+    let adaptive = match &slot.shape {
         Shape::Int(int) => Adaptive::Int(*int),
         Shape::Array(element, len) => Adaptive::Group { ty: int_of(element)?, len: GroupLen::Array(len) },
         Shape::Vec(element) => match (int_of(element), reach.max_len) {
@@ -34,7 +29,7 @@ pub fn plan<'a>(
         Shape::Bool | Shape::String | Shape::Float(_) => {
             if let Mode::Explicit(adaptive) = mode {
                 used.adaptive = true;
-                let hint = match shape {
+                let hint = match slot.shape {
                     Shape::Float(_) => "; for fixed point write #[quantize(res = 0.001)] instead",
                     _ => "; remove it",
                 };

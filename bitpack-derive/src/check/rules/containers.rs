@@ -2,21 +2,16 @@
 //! tuples: each value inside is planned through the rules, under the same
 //! attributes.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Reach, Used};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::Used;
 use crate::ir::encoding::{Array, Boxed, Encoding, Nested, Optional, Sequence, Tuple};
 use crate::parse::ty::Shape;
 use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    reach: Reach<'a>,
-    used: &mut Used,
-) -> Option<Encoding<'a>> {
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
+    let (ty, reach) = (slot.ty, slot.reach);
     let mut inner = |ty: &'a Type| Box::new(planner.encode(ty, reach, used));
-    Some(match shape {
+    Some(match &slot.shape {
         Shape::Vec(element) => {
             let element = inner(element);
             match reach.max_len {

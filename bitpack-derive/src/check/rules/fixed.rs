@@ -1,27 +1,20 @@
 //! `#[quantize(res = C)]` alone on a float: fixed point, `round(x / res)`
 //! as an adaptive `i64`.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Reach, Used};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::Used;
 use crate::ir::adaptive::Adaptive;
 use crate::ir::consts::{Check, ConstName, ConstTy, Role};
 use crate::ir::encoding::Encoding;
 use crate::parse::attrs::FixedPoint;
 use crate::parse::ty::{Shape, written};
-use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    reach: Reach<'a>,
-    used: &mut Used,
-) -> Option<Encoding<'a>> {
-    let fixed = reach.fixed?;
-    let float = match shape {
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
+    let fixed = slot.reach.fixed?;
+    let float = match &slot.shape {
         Shape::Float(float) => *float,
         Shape::Int(_) | Shape::Bool | Shape::String | Shape::Nested => {
-            let advice = match shape {
+            let advice = match slot.shape {
                 Shape::Int(_) => "an integer is already whole steps: write #[bitpack(adaptive)] instead",
                 _ => "make the field an `f32` or `f64`",
             };
@@ -30,7 +23,7 @@ pub fn plan<'a>(
                 fixed.name.span(),
                 format!(
                     "#[quantize(res)] (fixed point) needs an `f32` or `f64` field, not `{}`; {advice}",
-                    written(ty)
+                    written(slot.ty)
                 ),
             );
             return None;

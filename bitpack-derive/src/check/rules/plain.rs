@@ -2,20 +2,14 @@
 //! through their own `BitPack` (the whole range, the IEEE bits), any other
 //! named type as a nested `BitPack`, and the types that cannot be sent.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Reach, Used};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::Used;
 use crate::ir::encoding::{Bool, Encoding, Float, Int, Nested};
 use crate::parse::ty::Shape;
-use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    _: Reach<'a>,
-    _: &mut Used,
-) -> Option<Encoding<'a>> {
-    Some(match shape {
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, _: &mut Used) -> Option<Encoding<'a>> {
+    let ty = slot.ty;
+    Some(match &slot.shape {
         Shape::Bool => Encoding::Bool(Bool { ty }),
         Shape::Int(int) => {
             if int.platform_sized() {

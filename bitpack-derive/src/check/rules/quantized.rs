@@ -3,27 +3,19 @@
 //! the core's to say: the derive asks it (`quantize_problem`) for literals,
 //! and has the compiler ask it for the rest.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Reach, Used};
-use crate::ir::consts::Steps;
-use crate::ir::consts::{Check, ConstTy, Role};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::Used;
+use crate::ir::consts::{Check, ConstTy, Role, Steps};
 use crate::ir::encoding::{Encoding, Float};
 use crate::parse::attrs::Quantize;
 use crate::parse::ty::{FloatTy, Shape, written};
 use crate::parse::value::{Literal, Value};
 use bitpack_core::__private::quantize_problem;
-use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    reach: Reach<'a>,
-    used: &mut Used,
-) -> Option<Encoding<'a>> {
-    let quantize = reach.quantize?;
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
+    let (ty, quantize) = (slot.ty, slot.reach.quantize?);
     let written = written(ty);
-    let message = match shape {
+    let message = match &slot.shape {
         Shape::Float(float) => {
             used.quantize = true;
             return Some(Encoding::Float(Float {

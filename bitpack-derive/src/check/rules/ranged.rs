@@ -1,25 +1,17 @@
 //! `#[bits(min, max)]` on an integer: `value - min` in
 //! `bits_required(min, max)` bits.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Reach, Used};
-use crate::ir::consts::Range;
-use crate::ir::consts::{Check, ConstTy, Role};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::Used;
+use crate::ir::consts::{Check, ConstTy, Range, Role};
 use crate::ir::encoding::{Encoding, Int};
 use crate::parse::attrs::Bits;
 use crate::parse::ty::{IntTy, Shape, written};
 use crate::parse::value::{self, Literal, Value};
-use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    reach: Reach<'a>,
-    used: &mut Used,
-) -> Option<Encoding<'a>> {
-    let bits = reach.bits?;
-    let message = match shape {
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
+    let (ty, bits) = (slot.ty, slot.reach.bits?);
+    let message = match &slot.shape {
         Shape::Int(int) => {
             used.bits = true;
             return Some(Encoding::Int(Int { ty, int: *int, range: Some(range(planner, *int, bits)) }));

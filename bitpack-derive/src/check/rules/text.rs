@@ -1,20 +1,14 @@
 //! A `String` with `#[bitpack(max_len = N)]`.
 
-use crate::check::planner::Planner;
-use crate::check::reach::{Reach, Used};
+use crate::check::planner::{Planner, Slot};
+use crate::check::reach::Used;
 use crate::ir::encoding::{Encoding, Nested, Text};
 use crate::parse::ty::Shape;
-use syn::Type;
 
-pub fn plan<'a>(
-    planner: &mut Planner<'a>,
-    ty: &'a Type,
-    shape: &Shape<'a>,
-    reach: Reach<'a>,
-    used: &mut Used,
-) -> Option<Encoding<'a>> {
-    let Shape::String = shape else { return None };
-    Some(match reach.max_len {
+pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
+    let Shape::String = slot.shape else { return None };
+    let ty = slot.ty;
+    Some(match slot.reach.max_len {
         Some(max_len) => {
             used.max_len = true;
             Encoding::Text(Text { max_len: planner.length(max_len, "max_len") })
