@@ -64,6 +64,7 @@
 //!     ├── change_groups.rs        the ChangeGroups impl
 //!     ├── sign_scope.rs           the SignScope impl of adaptive types
 //!     ├── checks.rs               constants, compile-time checks, max_bytes
+//!     ├── problem.rs              a compile-time check failing at the attribute
 //!     ├── generics.rs             the impls' bounds
 //!     ├── pattern.rs              variant patterns and constructors
 //!     └── tokens.rs               small token helpers

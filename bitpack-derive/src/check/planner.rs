@@ -5,10 +5,10 @@
 
 use crate::check::reach::{Reach, TypeAdaptive, Used};
 use crate::errors::Errors;
+use crate::ir;
 use crate::ir::consts::{Check, Const, ConstName, ConstTy, Role};
 use crate::ir::encoding::{Encoding, Nested};
 use crate::ir::items::{Changes, Item};
-use crate::ir::{self};
 use crate::parse::attrs::Setting;
 use crate::parse::ty::{Shape, shape};
 use crate::parse::value::{Literal, Value};

@@ -73,6 +73,13 @@ impl<'a> Body<'a> {
         one.into_iter().chain(variants.iter().map(|variant| &variant.fields))
     }
 
+    pub fn field_lists_mut(&mut self) -> Vec<&mut Fields<'a>> {
+        match self {
+            Body::Struct(fields) => vec![fields],
+            Body::Enum(variants) => variants.iter_mut().map(|variant| &mut variant.fields).collect(),
+        }
+    }
+
     /// Whether any value, however nested, is adaptive (the type is then a sign scope).
     pub fn holds_adaptive(&self) -> bool {
         self.field_lists().any(Fields::holds_adaptive)

@@ -1,6 +1,6 @@
-//! What a field's Rust type is, as far as the wire cares. The derive sees
-//! only the type as written: `Vec`, `Option`, `Box`, `String` and the
-//! primitives are recognised by name, anything else is a nested `BitPack`.
+//! What a field's Rust type is: the derive sees only the type as written,
+//! so `Vec`, `Option`, `Box`, `String` and the primitives are recognised by
+//! name, and anything else is a named type of its own (`Shape::Nested`).
 
 use crate::parse::value::Int;
 use quote::ToTokens;

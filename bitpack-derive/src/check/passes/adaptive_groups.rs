@@ -8,10 +8,10 @@
 
 use crate::check::passes::field_lists;
 use crate::check::planner::{Draft, Planner};
+use crate::ir;
 use crate::ir::adaptive::Adaptive;
 use crate::ir::encoding::Encoding;
 use crate::ir::items::{FieldGroup, Item};
-use crate::ir::{self};
 use crate::parse::ty::{IntTy, member_name, written};
 use crate::parse::{FieldList, Input};
 use syn::{Ident, Member};

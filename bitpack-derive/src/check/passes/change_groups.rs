@@ -5,9 +5,9 @@
 
 use crate::check::planner::{Draft, Planner};
 use crate::errors::Errors;
+use crate::ir;
 use crate::ir::encoding::Encoding;
 use crate::ir::items::{ChangeItem, Changes, Group};
-use crate::ir::{self};
 use crate::parse::attrs::FieldAttrs;
 use crate::parse::ty::{Shape, shape, written};
 use crate::parse::value::{Int, Literal};

@@ -6,17 +6,13 @@
 //! `relative` field stands alone.
 
 use crate::check::planner::{Draft, Planner};
+use crate::ir;
 use crate::ir::items::{ChangeItem, Item};
-use crate::ir::{self};
 use crate::parse::Input;
 
 pub fn run<'a>(_: &mut Planner<'a>, _: &'a Input<'a>, draft: &mut Draft<'a>) {
     let Some(body) = &mut draft.body else { return };
-    let lists: Vec<&mut ir::Fields<'a>> = match body {
-        ir::Body::Struct(fields) => vec![fields],
-        ir::Body::Enum(variants) => variants.iter_mut().map(|variant| &mut variant.fields).collect(),
-    };
-    for fields in lists {
+    for fields in body.field_lists_mut() {
         let leaves = |position: usize| fields.fields[position].encoding.as_ref()?.run_leaves();
         let items = fuse(std::mem::take(&mut fields.items), leaves);
         fields.items = items;
