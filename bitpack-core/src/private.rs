@@ -210,10 +210,12 @@ pub fn read_array<T, const N: usize>(
     Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
 }
 
-/// `quantize_bits` / `quantize_problem` for one float type.
+/// `quantize_bits` / `quantize_problem` for one float type; `$resolution`
+/// checks what the float's arithmetic resolves, once the declaration is
+/// otherwise valid.
 macro_rules! quantize_checks {
     ($float:ident, $quantizer:ident, $max_steps:expr, $write:literal, $bits:ident, $problem:ident,
-     $overflow:literal, $too_many:literal) => {
+     $overflow:literal, $too_many:literal, $resolution:expr) => {
         #[doc = concat!("Bits of `", $write, "(_, min, max, res)`, computed as the writer does;")]
         /// `0` for a declaration the writer refuses.
         #[inline]
@@ -244,9 +246,45 @@ macro_rules! quantize_checks {
             if delta / res > $max_steps {
                 return Some($too_many);
             }
-            None
+            $resolution(min, max, res)
         }
     };
+}
+
+/// The most steps an `f32` declaration may have: 2^23. Past it f32's
+/// 24-bit significand no longer holds `(value - min) / (max - min)` to a
+/// step, and decoded values land well over `res / 2` away (2.4 `res` for
+/// `[-4096, 4096]` at 0.0005, 16,383,999 steps; see the quantize module).
+pub const F32_RESOLVED_STEPS: u32 = 1 << 23;
+
+/// Whether f32 resolves a declaration that is otherwise valid: at most
+/// [`F32_RESOLVED_STEPS`] steps, and `res` no finer than f32 can hold at
+/// `min` and `max` (`|bound| / res` at most 2^23), so every step has its
+/// own f32 and reads back to itself.
+const fn f32_resolution_problem(min: f32, max: f32, res: f32) -> Option<&'static str> {
+    let steps = match Quantizer::new(min, max, res) {
+        Some(quantizer) => quantizer.max_integer(),
+        None => return None,
+    };
+    if steps > F32_RESOLVED_STEPS {
+        return Some(
+            "quantize: more than 2^23 steps of `res`, more than f32 arithmetic resolves (values \
+             would decode several `res` away); use an `f64` field or a coarser `res`",
+        );
+    }
+    let magnitude = if min.abs() > max.abs() { min.abs() } else { max.abs() };
+    if magnitude / res > F32_RESOLVED_STEPS as f32 {
+        return Some(
+            "quantize: `res` is finer than f32 can hold at `min` or `max` (|bound| / res is over \
+             2^23); use an `f64` field or a coarser `res`",
+        );
+    }
+    None
+}
+
+/// `f64` declarations: the 2^53 steps the writer takes are the bound.
+const fn f64_resolution_problem(_min: f64, _max: f64, _res: f64) -> Option<&'static str> {
+    None
 }
 
 quantize_checks!(
@@ -257,7 +295,8 @@ quantize_checks!(
     quantize_bits,
     quantize_problem,
     "quantize: `max - min` overflows f32; narrow the range",
-    "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range"
+    "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range",
+    f32_resolution_problem
 );
 
 quantize_checks!(
@@ -268,7 +307,8 @@ quantize_checks!(
     quantize64_bits,
     quantize64_problem,
     "quantize: `max - min` overflows f64; narrow the range",
-    "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range"
+    "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range",
+    f64_resolution_problem
 );
 
 /// Why a `#[bitpack(max_bytes = N)]` is exceeded, if it is: names the
@@ -318,6 +358,19 @@ mod tests {
         assert!(quantize_problem(1.0, 0.0, 0.1).unwrap().contains("swap"));
         assert!(quantize_problem(0.0, 1.0, 0.0).unwrap().contains("above 0"));
         assert!(quantize_problem(0.0, 1e10, 0.1).unwrap().contains("2^32"));
+        // What f32 arithmetic cannot resolve: over 2^23 steps, or a `res`
+        // finer than f32 holds at the bounds.
+        for (min, max, res) in [(-4096.0, 4096.0, 0.0005), (0.0, 16_777_215.0, 1.0), (0.0, 8_388_609.0, 1.0)] {
+            let problem = quantize_problem(min, max, res).unwrap();
+            assert!(problem.contains("2^23") && problem.contains("f64"), "{problem}");
+        }
+        let problem = quantize_problem(1000.0, 1100.0, 0.00002).unwrap();
+        assert!(problem.contains("finer than f32") && problem.contains("f64"), "{problem}");
+        for (min, max, res) in [(-1024.0, 1024.0, 0.01), (0.0, 8_388_608.0, 1.0), (0.0, 1.0, 1.0 / 8_388_608.0)] {
+            assert_eq!(quantize_problem(min, max, res), None, "{min} {max} {res}");
+        }
+        // f64 declarations of the same range are fine.
+        assert_eq!(quantize64_problem(-4096.0, 4096.0, 0.0005), None);
     }
 
     #[test]

@@ -276,6 +276,28 @@ mod tests {
     }
 
     #[test]
+    fn relative_steps_of_the_top_of_the_range_stay_in_range() {
+        // Odd step counts in [2^23, 2^24) (and [2^52, 2^53) for f64): the
+        // maximum quantizes to itself, not one past it.
+        for max in [8_388_609.0f32, 16_777_215.0] {
+            let mut buf = [0u8; 8];
+            let mut writer = BitWriter::new(&mut buf);
+            relative_f32::write(&mut writer, max, 0.0, 0.0, max, 1.0).unwrap();
+            relative_f32::write(&mut writer, max, max - 1.0, 0.0, max, 1.0).unwrap();
+            writer.finish().unwrap();
+            let mut reader = BitReader::new(&buf);
+            assert_eq!(relative_f32::read(&mut reader, 0.0, 0.0, max, 1.0).unwrap(), max);
+            assert_eq!(relative_f32::read(&mut reader, max - 1.0, 0.0, max, 1.0).unwrap(), max);
+        }
+        let max = 9_007_199_254_740_991.0f64;
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        relative_f64::write(&mut writer, max, 0.0, 0.0, max, 1.0).unwrap();
+        writer.finish().unwrap();
+        assert_eq!(relative_f64::read(&mut BitReader::new(&buf), 0.0, 0.0, max, 1.0).unwrap(), max);
+    }
+
+    #[test]
     fn ranges_past_i64_are_refused() {
         assert!(relative_u64::problem(0, u64::MAX).is_some());
         assert!(relative_u64::problem(0, i64::MAX as u64).is_none());
