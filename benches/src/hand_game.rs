@@ -209,7 +209,8 @@ fn quantize_lanes(values: [f32; 8]) -> [u64; 8] {
     let mut steps = [0u64; 8];
     for lane in 0..8 {
         let normalized = ((values[lane] - LANE_MIN[lane]) / LANE_DELTA[lane]).max(0.0).min(1.0);
-        steps[lane] = ((normalized * LANE_STEPS[lane] as f32 + 0.5) as i32 as u64).min(u64::from(LANE_STEPS[lane]));
+        steps[lane] =
+            ((normalized * LANE_STEPS[lane] as f32 + 0.5) as i32 as u64).min(u64::from(LANE_STEPS[lane]));
     }
     steps
 }

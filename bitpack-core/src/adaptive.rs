@@ -498,11 +498,12 @@ pub fn read_adaptive_group<T: AdaptiveInt>(
         return Ok(());
     }
     atomically(reader, |reader, start| {
-        let form = read_group_form::<T>(reader, out.len())?;
-        for slot in out.iter_mut() {
-            *slot = read_group_value(reader, form, signs, start)?;
-        }
-        Ok(())
+        let mut slots = out.iter_mut();
+        read_group_values(reader, slots.len(), signs, start, |value| {
+            if let Some(slot) = slots.next() {
+                *slot = value;
+            }
+        })
     })
 }
 
@@ -528,18 +529,37 @@ fn read_group_form<T: AdaptiveInt>(reader: &mut BitReader<'_>, count: usize) -> 
     Ok(form)
 }
 
+/// Reads a group of `count > 0` values, handing each to `put`, and refuses
+/// a form no writer picks: per value where the shared width is strictly
+/// shorter, or a shared width that is not strictly shorter or not the
+/// group's widest value (`NonCanonical`, naming `start`).
 #[inline(always)]
-fn read_group_value<T: AdaptiveInt>(
+fn read_group_values<T: AdaptiveInt>(
     reader: &mut BitReader<'_>,
-    form: GroupForm,
+    count: usize,
     signs: Signs,
     start: usize,
-) -> Result<T, Error> {
-    let magnitude = match form {
-        GroupForm::PerValue => read_magnitude::<T>(reader)?,
-        GroupForm::Shared(width) => read_wide(reader, width)?,
+    mut put: impl FnMut(T),
+) -> Result<(), Error> {
+    let form = read_group_form::<T>(reader, count)?;
+    let mut per_value = 0usize;
+    let mut widest = 0u32;
+    for _ in 0..count {
+        let magnitude = match form {
+            GroupForm::PerValue => read_magnitude::<T>(reader)?,
+            GroupForm::Shared(width) => read_wide(reader, width)?,
+        };
+        per_value = per_value.saturating_add(magnitude_bits::<T>(magnitude));
+        widest = widest.max(bit_length(magnitude));
+        put(value_of(magnitude, signs, start)?);
+    }
+    let (_, header_bits) = length_header::<T>(widest);
+    let shared = count.saturating_mul(widest as usize).saturating_add(header_bits as usize);
+    let canonical = match form {
+        GroupForm::PerValue => shared >= per_value,
+        GroupForm::Shared(width) => width == widest && shared < per_value,
     };
-    value_of(magnitude, signs, start)
+    if canonical { Ok(()) } else { Err(Error::new(ErrorKind::NonCanonical, start)) }
 }
 
 /// Bits of a `Vec` length sent as `int(len, 0, max_len)`.
@@ -585,9 +605,12 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 }
 
 /// Reads a `Vec` written by [`write_adaptive_vec`] with the same `max_len`.
-/// Refuses a length over `max_len` (`TooLong`), and allocates only after
-/// checking that many values of the group's minimum size fit in what
-/// remains, so it never allocates more than `max_len` values.
+/// Refuses a length over `max_len` (`TooLong`), a count of values of the
+/// group's minimum size that cannot fit in what remains (`UnexpectedEnd`),
+/// and a count whose `count * size_of::<T>()` is past the reader's
+/// allocation budget (`AllocationLimit`), all before allocating: so it
+/// never allocates more than `max_len` values, nor past the budget (all
+/// zeros in a shared width of 0 take no bits each).
 ///
 /// ```
 /// use bitpack_core::adaptive::{read_adaptive_vec, write_adaptive_vec, Signs};
@@ -617,11 +640,11 @@ pub fn read_adaptive_vec<T: AdaptiveInt>(
         if count == 0 {
             return Ok(alloc::vec::Vec::new());
         }
-        let form = read_group_form::<T>(reader, count)?;
+        // Values can take no bits at all (a shared width of 0): the
+        // allocation budget, not the input's size, bounds the count then.
+        reader.claim_allocation::<T>(count)?;
         let mut values = alloc::vec::Vec::with_capacity(count);
-        for _ in 0..count {
-            values.push(read_group_value(reader, form, signs, start)?);
-        }
+        read_group_values(reader, count, signs, start, |value| values.push(value))?;
         Ok(values)
     })
 }
@@ -705,6 +728,8 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 
 /// Reads a message written by [`write_scope`]; on `Err` the reader has not
 /// moved. This is `BitPack::read_from` of a type with adaptive fields.
+/// Refuses a sign bit of 1 when no value decodes negative (`NonCanonical`):
+/// the writer sets it only when one is.
 ///
 /// ```
 /// use bitpack_core::adaptive::{read_scope, Signs};
@@ -725,9 +750,14 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 /// ```
 #[inline]
 pub fn read_scope<T: SignScope>(reader: &mut BitReader<'_>) -> Result<T, Error> {
-    atomically(reader, |reader, _| {
+    atomically(reader, |reader, start| {
         let signs = if T::HAS_SIGNED { Signs::read(reader)? } else { Signs::NonNegative };
-        T::read_scoped(reader, signs)
+        let value = T::read_scoped(reader, signs)?;
+        // The writer sets the sign bit only for a message with a negative value.
+        if signs == Signs::ZigZag && !value.any_negative() {
+            return Err(Error::new(ErrorKind::NonCanonical, start));
+        }
+        Ok(value)
     })
 }
 

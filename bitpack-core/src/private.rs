@@ -10,6 +10,7 @@ pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
 use crate::write::sink::Reserve;
+use crate::write::{Nul, write_text};
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
@@ -162,8 +163,10 @@ pub fn write_len<W: BitWrite>(writer: &mut W, len: usize, max_len: usize) -> Res
 
 /// Reads a length written by [`write_len`], and refuses it unless `len`
 /// elements of at least `min_element_bits` bits each can still be in the
-/// input: callers may then allocate `len` elements, bounded by `max_len` and
-/// by the input's size.
+/// input. It claims nothing from the reader's allocation budget (it does
+/// not know the elements' size): a caller that allocates `len` elements
+/// claims them first ([`BitReader::claim_allocation`]), as [`read_vec`]
+/// does.
 #[inline(always)]
 pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: usize) -> Result<usize, Error> {
     let start = reader.bits_read();
@@ -180,34 +183,210 @@ pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: us
     Ok(len)
 }
 
+/// Reads a `Vec` written as [`write_len`] then its elements: the length
+/// (refused unless `len` elements of `min_element_bits` can still be in
+/// the input), then `len * size_of::<T>()` claimed from the reader's
+/// allocation budget before allocating, then the elements. On `Err` the
+/// reader is back where it was.
+///
+/// Generated code: `#p::read_vec(__reader, MAX_LEN, MIN_ELEMENT_BITS,
+/// |__reader| #p::Ok(READ_ELEMENT))?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_vec<T>(
+    reader: &mut BitReader<'_>,
+    max_len: usize,
+    min_element_bits: usize,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let len = read_len(reader, max_len, min_element_bits)?;
+        reader.claim_allocation::<T>(len).map_err(|error| Error::new(error.kind(), start))?;
+        let mut elements = Vec::with_capacity(len);
+        for _ in 0..len {
+            elements.push(read_element(reader)?);
+        }
+        Ok(elements)
+    })
+}
+
 /// Reads a string written by `write_str(s, max_len)` into an owned `String`
-/// (at most `max_len` bytes, and never more than the input holds).
+/// (at most `max_len` bytes, and never more than the input holds), its
+/// bytes claimed from the reader's allocation budget first. Refuses a NUL,
+/// as `read_str` does; derived `String` fields read [`read_rust_string`].
 #[cfg(feature = "alloc")]
 #[inline]
 pub fn read_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
-    Ok(String::from(reader.read_str(max_len)?))
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let text = reader.read_str(max_len)?;
+        owned_string(reader, text, start)
+    })
 }
 
+/// Writes a Rust string: `write_str`'s wire (length as `int(len, 0,
+/// max_len)`, align, the bytes) without its refusal of NUL. For derived
+/// `String` fields, which only bitpack peers read: the wire is length
+/// prefixed, so a NUL is a byte like any other. (`write_str` and `read_str`
+/// keep refusing NUL: they are the reference's `serialize_string`, whose C++
+/// reader reads the bytes into a C string that ends at the first NUL.)
+///
+/// Generated code: `#p::write_rust_string(__writer, &self.field, MAX_LEN)?;`
+#[inline]
+pub fn write_rust_string<W: BitWrite>(writer: &mut W, value: &str, max_len: usize) -> Result<(), Error> {
+    write_text(writer, value, max_len, Nul::Allowed)
+}
+
+/// Reads what [`write_rust_string`] wrote: a length up to `max_len`, then
+/// valid UTF-8, NUL allowed; the bytes claimed from the allocation budget
+/// first.
+///
+/// Generated code: `#p::read_rust_string(__reader, MAX_LEN)?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_rust_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let text = reader.read_text(max_len, Nul::Allowed)?;
+        owned_string(reader, text, start)
+    })
+}
+
+/// `text` as an owned `String`, its bytes claimed first.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn owned_string(reader: &mut BitReader<'_>, text: &str, start: usize) -> Result<String, Error> {
+    reader.claim_allocation::<u8>(text.len()).map_err(|error| Error::new(error.kind(), start))?;
+    Ok(String::from(text))
+}
+
+/// Reads `T` into a `Box`: `size_of::<T>()` claimed from the allocation
+/// budget first. The value is read (on the stack) and then moved in; for
+/// a boxed array, [`read_boxed_array`] builds it on the heap instead.
+///
+/// Generated code, for a `Box<T>` field whose `T` is read by `READ`:
+/// `#p::read_box(__reader, |__reader| #p::Ok(READ))?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_box<T>(
+    reader: &mut BitReader<'_>,
+    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<Box<T>, Error> {
+    reader.rolled_back(|reader| {
+        reader.claim_allocation::<T>(1)?;
+        Ok(Box::new(read(reader)?))
+    })
+}
+
+/// Reads `N` elements with `read_element` straight into a heap array
+/// (claimed from the budget first): a `Box<[u8; 1_000_000]>` never passes
+/// through the stack. On `Err` the reader is back where it was.
+///
+/// Generated code, for a `Box<[T; N]>` field whose elements are read by
+/// `READ`: `#p::read_boxed_array(__reader, |__reader| #p::Ok(READ))?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_boxed_array<T, const N: usize>(
+    reader: &mut BitReader<'_>,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<Box<[T; N]>, Error> {
+    reader.rolled_back(|reader| {
+        reader.claim_allocation::<T>(N)?;
+        let mut elements = Vec::with_capacity(N);
+        for _ in 0..N {
+            elements.push(read_element(reader)?);
+        }
+        // Exactly N elements: the conversion cannot fail, and it keeps the
+        // allocation (no copy).
+        match Box::<[T; N]>::try_from(elements.into_boxed_slice()) {
+            Ok(array) => Ok(array),
+            Err(_) => Err(Error::new(ErrorKind::InvalidDeclaration, reader.bits_read())),
+        }
+    })
+}
+
+/// Arrays whose `[Option<T>; N]` slots take at most this many bytes are
+/// read in one pass through them; larger ones in two passes that hold only
+/// the `[T; N]` itself on the stack.
+const ARRAY_SLOTS_ON_STACK: usize = 4096;
+
 /// Reads `N` elements with `read_element` into an array, stopping at the
-/// first error. Allocates nothing: arrays of positions are hot.
+/// first error; on `Err` the reader is back where it was. Allocates
+/// nothing: arrays of positions are hot. Up to [`ARRAY_SLOTS_ON_STACK`]
+/// bytes of slots it reads each element once; a larger array is read once
+/// to check it and again to build it, so the stack holds the array alone
+/// (a read is a function of the bits and the budget, both put back between
+/// the passes, so the second pass cannot fail).
 #[inline]
 pub fn read_array<T, const N: usize>(
     reader: &mut BitReader<'_>,
     mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
-    let mut failure = None;
-    let slots: [Option<T>; N] = core::array::from_fn(|_| {
-        if failure.is_some() {
-            return None;
+    reader.rolled_back(|reader| {
+        if size_of::<[Option<T>; N]>() <= ARRAY_SLOTS_ON_STACK {
+            let mut failure = None;
+            let slots: [Option<T>; N] = core::array::from_fn(|_| {
+                if failure.is_some() {
+                    return None;
+                }
+                read_element(reader).map_err(|error| failure = Some(error)).ok()
+            });
+            if let Some(error) = failure {
+                return Err(error);
+            }
+            // Stable Rust has no `try_from_fn`: without a failure every slot
+            // is `Some`, so this `expect` cannot fire whatever the input.
+            return Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")));
         }
-        read_element(reader).map_err(|error| failure = Some(error)).ok()
-    });
-    if let Some(error) = failure {
-        return Err(error);
+        let start = reader.checkpoint();
+        for _ in 0..N {
+            read_element(reader)?;
+        }
+        reader.rewind(start);
+        Ok(core::array::from_fn(|_| {
+            read_element(reader).expect("the first pass read these same bits with this same budget")
+        }))
+    })
+}
+
+/// Runs `write` as one write of a value: on `Err` the writer is put back
+/// exactly as it was (its position, and the bits it held), so what follows
+/// is written where the value would have started. One saved state, a few
+/// words, put back on the cold path.
+///
+/// Generated code: the body of `write_to` (and of `write_changes`,
+/// `write_delta`) as `#p::write_atomic(__writer, |__writer| { BODY })`.
+#[inline(always)]
+pub fn write_atomic<W: BitWrite + ?Sized, R>(
+    writer: &mut W,
+    write: impl FnOnce(&mut W) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let start = writer.checkpoint();
+    let result = write(writer);
+    if result.is_err() {
+        rewind_writer(writer, start);
     }
-    // Stable Rust has no `try_from_fn`: without a failure every slot is
-    // `Some`, so this `expect` cannot fire whatever the input.
-    Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
+    result
+}
+
+#[cold]
+fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
+    writer.rewind(start);
+}
+
+/// Runs `read` as one read of a value: on `Err` the reader is put back
+/// where it was (position and allocation budget); the error keeps the bit
+/// of the part that failed.
+///
+/// Generated code: the body of `read_from` (and of `read_delta`) as
+/// `#p::read_atomic(__reader, |__reader| { BODY })`.
+#[inline(always)]
+pub fn read_atomic<'a, T>(
+    reader: &mut BitReader<'a>,
+    read: impl FnOnce(&mut BitReader<'a>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    reader.rolled_back(read)
 }
 
 /// `quantize_bits` / `quantize_problem` for one float type; `$resolution`
@@ -258,28 +437,27 @@ macro_rules! quantize_checks {
 pub const F32_RESOLVED_STEPS: u32 = 1 << 23;
 
 /// Whether f32 resolves a declaration that is otherwise valid: at most
-/// [`F32_RESOLVED_STEPS`] steps, and `res` no finer than f32 can hold at
-/// `min` and `max` (`|bound| / res` at most 2^23), so every step has its
-/// own f32 and reads back to itself.
+/// [`F32_RESOLVED_STEPS`] steps, and a step no finer than f32 can hold at
+/// `min` and `max` (`|bound| / step` at most 2^23), so that every step has
+/// its own f32 and reads back to itself.
 const fn f32_resolution_problem(min: f32, max: f32, res: f32) -> Option<&'static str> {
-    let steps = match Quantizer::new(min, max, res) {
-        Some(quantizer) => quantizer.max_integer(),
+    let quantizer = match Quantizer::new(min, max, res) {
+        Some(quantizer) => quantizer,
         None => return None,
     };
-    if steps > F32_RESOLVED_STEPS {
-        return Some(
+    if quantizer.resolves_every_step() {
+        None
+    } else if quantizer.max_integer() > F32_RESOLVED_STEPS {
+        Some(
             "quantize: more than 2^23 steps of `res`, more than f32 arithmetic resolves (values \
              would decode several `res` away); use an `f64` field or a coarser `res`",
-        );
-    }
-    let magnitude = if min.abs() > max.abs() { min.abs() } else { max.abs() };
-    if magnitude / res > F32_RESOLVED_STEPS as f32 {
-        return Some(
+        )
+    } else {
+        Some(
             "quantize: `res` is finer than f32 can hold at `min` or `max` (|bound| / res is over \
              2^23); use an `f64` field or a coarser `res`",
-        );
+        )
     }
-    None
 }
 
 /// `f64` declarations: the 2^53 steps the writer takes are the bound.
@@ -360,13 +538,16 @@ mod tests {
         assert!(quantize_problem(0.0, 1e10, 0.1).unwrap().contains("2^32"));
         // What f32 arithmetic cannot resolve: over 2^23 steps, or a `res`
         // finer than f32 holds at the bounds.
-        for (min, max, res) in [(-4096.0, 4096.0, 0.0005), (0.0, 16_777_215.0, 1.0), (0.0, 8_388_609.0, 1.0)] {
+        for (min, max, res) in [(-4096.0, 4096.0, 0.0005), (0.0, 16_777_215.0, 1.0), (0.0, 8_388_609.0, 1.0)]
+        {
             let problem = quantize_problem(min, max, res).unwrap();
             assert!(problem.contains("2^23") && problem.contains("f64"), "{problem}");
         }
         let problem = quantize_problem(1000.0, 1100.0, 0.00002).unwrap();
         assert!(problem.contains("finer than f32") && problem.contains("f64"), "{problem}");
-        for (min, max, res) in [(-1024.0, 1024.0, 0.01), (0.0, 8_388_608.0, 1.0), (0.0, 1.0, 1.0 / 8_388_608.0)] {
+        for (min, max, res) in
+            [(-1024.0, 1024.0, 0.01), (0.0, 8_388_608.0, 1.0), (0.0, 1.0, 1.0 / 8_388_608.0)]
+        {
             assert_eq!(quantize_problem(min, max, res), None, "{min} {max} {res}");
         }
         // f64 declarations of the same range are fine.

@@ -40,7 +40,7 @@ const SIGNED_CAST_STEPS: u32 = 1 << 30;
 /// `$signed` the signed cast below `$signed_steps` steps (branch-free on
 /// x86 where the unsigned one branches), `$ceil` a const ceiling.
 macro_rules! quantizer {
-    ($(#[$doc:meta])* $name:ident, $float:ident, $int:ident, $signed:ident, $max_steps:expr, $signed_steps:expr, $ceil:ident) => {
+    ($(#[$doc:meta])* $name:ident, $float:ident, $int:ident, $signed:ident, $max_steps:expr, $signed_steps:expr, $ceil:ident, $resolved:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct $name {
@@ -76,6 +76,21 @@ macro_rules! quantizer {
             #[inline]
             pub(crate) const fn max_integer(&self) -> $int {
                 self.max_integer
+            }
+
+            /// Whether the float's arithmetic resolves every step: at most
+            #[doc = concat!("`", stringify!($resolved), "` steps, and a step no finer than the float's spacing")]
+            /// at `min` and `max` (`max(|min|, |max|) / step` within the same
+            /// bound). Then every step decodes to a value of its own that
+            /// quantizes back to it (checked exhaustively on declarations up
+            /// to that many steps); past it, several steps can decode alike
+            /// and the error bound grows with the step count.
+            #[inline]
+            pub(crate) const fn resolves_every_step(&self) -> bool {
+                let max = self.min + self.delta;
+                let magnitude = if self.min.abs() > max.abs() { self.min.abs() } else { max.abs() };
+                let steps = self.max_integer as $float;
+                self.max_integer <= $resolved && magnitude / self.delta * steps <= $resolved as $float
             }
 
             /// The integer the reference writes for a finite `value` (clamped into
@@ -123,13 +138,13 @@ macro_rules! quantizer {
 
 quantizer!(
     /// A validated `(min, max, res)` declaration and what follows from it.
-    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32
+    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32, 1u32 << 23
 );
 
 quantizer!(
     /// [`Quantizer`] for `f64` fields: the same steps in f64 arithmetic, up
     /// to 2^53 of them.
-    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64
+    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64, 1u64 << 52
 );
 
 /// Ceiling for positive finite values, without `std`.
@@ -247,7 +262,11 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let t = if index % 2 == 0 { f64::from(index) / f64::from(samples) } else { (seed >> 11) as f64 / (1u64 << 53) as f64 };
+            let t = if index % 2 == 0 {
+                f64::from(index) / f64::from(samples)
+            } else {
+                (seed >> 11) as f64 / (1u64 << 53) as f64
+            };
             let value = (f64::from(q.min) + f64::from(q.delta) * t) as f32;
             if value < q.min || value > q.min + q.delta {
                 continue;
@@ -326,7 +345,11 @@ mod tests {
                     let scaled = normalized * q.max_integer as f64 + 0.5;
                     let floor =
                         if scaled >= 4_503_599_627_370_496.0 { scaled } else { (scaled as u64) as f64 };
-                    assert_eq!(q.quantize(value), (floor as u64).min(q.max_integer), "{value} in {min} {max} {res}");
+                    assert_eq!(
+                        q.quantize(value),
+                        (floor as u64).min(q.max_integer),
+                        "{value} in {min} {max} {res}"
+                    );
                 }
             }
             // Every step decodes to a value that quantizes back to it.

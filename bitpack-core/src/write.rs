@@ -19,6 +19,14 @@ pub(crate) mod sink {
     /// The raw bit sink under [`super::BitWrite`]. Callers have validated
     /// every value and reserved room before pushing.
     pub trait BitSink {
+        /// A saved state of the sink: what [`BitSink::rewind`] puts back.
+        type Checkpoint: Copy;
+        /// The sink's state now: a few words, copied.
+        fn checkpoint(&self) -> Self::Checkpoint;
+        /// Puts the sink back to `checkpoint`, taken from it earlier: its
+        /// position and the bits it held then, as if nothing had been
+        /// pushed since.
+        fn rewind(&mut self, checkpoint: Self::Checkpoint);
         /// Bits pushed so far.
         fn position(&self) -> usize;
         /// `Ok` when `bits` more bits fit; nothing is written either way.
@@ -58,6 +66,18 @@ pub(crate) mod sink {
     }
 
     impl<S: BitSink> BitSink for Reserved<'_, S> {
+        type Checkpoint = S::Checkpoint;
+
+        #[inline(always)]
+        fn checkpoint(&self) -> S::Checkpoint {
+            self.sink.checkpoint()
+        }
+
+        #[inline(always)]
+        fn rewind(&mut self, checkpoint: S::Checkpoint) {
+            self.sink.rewind(checkpoint);
+        }
+
         #[inline(always)]
         fn position(&self) -> usize {
             self.sink.position()
@@ -369,21 +389,7 @@ pub trait BitWrite: BitSink + Reserve {
     /// The reference's `serialize_string(s, max_len + 1)`.
     #[inline]
     fn write_str(&mut self, value: &str, max_len: usize) -> Result<(), Error> {
-        let bytes = value.as_bytes();
-        if bytes.len() > max_len {
-            return Err(fail(self, ErrorKind::TooLong));
-        }
-        if has_nul(bytes) {
-            return Err(fail(self, ErrorKind::InteriorNul));
-        }
-        let length_bits = bit_length_u128(max_len as u128);
-        let padding = align_padding(self.position() + length_bits as usize);
-        let total = plus_bytes(length_bits as usize + padding as usize, bytes.len());
-        self.reserve(total.unwrap_or(usize::MAX))?;
-        self.push(bytes.len() as u64, length_bits);
-        self.push(0, padding);
-        self.push_aligned_bytes(bytes);
-        Ok(())
+        write_text(self, value, max_len, Nul::Refused)
     }
 
     /// A string of at most `max_units` UTF-16 code units and no NUL: the
@@ -461,6 +467,41 @@ pub trait BitWrite: BitSink + Reserve {
 }
 
 impl<S: BitSink + Reserve + ?Sized> BitWrite for S {}
+
+/// Whether a string may hold NUL bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Nul {
+    /// The reference's strings: a C++ reader would cut the text at a NUL.
+    Refused,
+    /// Derived `String` fields, read only by bitpack: NUL is a byte.
+    Allowed,
+}
+
+/// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
+/// bytes; a NUL refused or not.
+#[inline(always)]
+pub(crate) fn write_text<S: BitWrite + ?Sized>(
+    sink: &mut S,
+    value: &str,
+    max_len: usize,
+    nul: Nul,
+) -> Result<(), Error> {
+    let bytes = value.as_bytes();
+    if bytes.len() > max_len {
+        return Err(fail(sink, ErrorKind::TooLong));
+    }
+    if nul == Nul::Refused && has_nul(bytes) {
+        return Err(fail(sink, ErrorKind::InteriorNul));
+    }
+    let length_bits = bit_length_u128(max_len as u128);
+    let padding = align_padding(sink.position() + length_bits as usize);
+    let total = plus_bytes(length_bits as usize + padding as usize, bytes.len());
+    sink.reserve(total.unwrap_or(usize::MAX))?;
+    sink.push(bytes.len() as u64, length_bits);
+    sink.push(0, padding);
+    sink.push_aligned_bytes(bytes);
+    Ok(())
+}
 
 #[cold]
 fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
