@@ -321,33 +321,57 @@ const ARRAY_SLOTS_ON_STACK: usize = 4096;
 #[inline]
 pub fn read_array<T, const N: usize>(
     reader: &mut BitReader<'_>,
+    read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<[T; N], Error> {
+    // Two functions, so that an unoptimized build does not reserve stack
+    // for the slots of the path it does not take.
+    if size_of::<[Option<T>; N]>() <= ARRAY_SLOTS_ON_STACK {
+        reader.rolled_back(|reader| read_array_through_slots(reader, read_element))
+    } else {
+        read_array_twice(reader, read_element)
+    }
+}
+
+/// [`read_array`] in one pass through `Option` slots.
+#[inline]
+fn read_array_through_slots<T, const N: usize>(
+    reader: &mut BitReader<'_>,
     mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
-    reader.rolled_back(|reader| {
-        if size_of::<[Option<T>; N]>() <= ARRAY_SLOTS_ON_STACK {
-            let mut failure = None;
-            let slots: [Option<T>; N] = core::array::from_fn(|_| {
-                if failure.is_some() {
-                    return None;
-                }
-                read_element(reader).map_err(|error| failure = Some(error)).ok()
-            });
-            if let Some(error) = failure {
-                return Err(error);
-            }
-            // Stable Rust has no `try_from_fn`: without a failure every slot
-            // is `Some`, so this `expect` cannot fire whatever the input.
-            return Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")));
+    let mut failure = None;
+    let slots: [Option<T>; N] = core::array::from_fn(|_| {
+        if failure.is_some() {
+            return None;
         }
-        let start = reader.checkpoint();
-        for _ in 0..N {
-            read_element(reader)?;
+        read_element(reader).map_err(|error| failure = Some(error)).ok()
+    });
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    // Stable Rust has no `try_from_fn`: without a failure every slot is
+    // `Some`, so this `expect` cannot fire whatever the input.
+    Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
+}
+
+/// [`read_array`] in a checking pass, then a building pass (the array is
+/// built straight in the return value: no closure layer to copy it through
+/// in an unoptimized build).
+#[inline(never)]
+fn read_array_twice<T, const N: usize>(
+    reader: &mut BitReader<'_>,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<[T; N], Error> {
+    let start = reader.checkpoint();
+    for _ in 0..N {
+        if let Err(error) = read_element(reader) {
+            reader.rewind(start);
+            return Err(error);
         }
-        reader.rewind(start);
-        Ok(core::array::from_fn(|_| {
-            read_element(reader).expect("the first pass read these same bits with this same budget")
-        }))
-    })
+    }
+    reader.rewind(start);
+    Ok(core::array::from_fn(|_| {
+        read_element(reader).expect("the first pass read these same bits with this same budget")
+    }))
 }
 
 /// Runs `write` as one write of a value: on `Err` the writer is put back
