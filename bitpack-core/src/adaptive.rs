@@ -47,8 +47,14 @@
 //!
 //! Readers check that a value's bits, or a group's or `Vec`'s minimum size,
 //! fit in the bits that remain before reading or allocating; a length is
-//! refused above its declared maximum. A failed read leaves the reader where
-//! it was, and the error names the bit where the read began.
+//! refused above its declared maximum, and a `Vec` whose `count *
+//! size_of::<T>()` is past the reader's allocation budget (zeros sharing a
+//! width of 0 take no bits, so only the budget bounds them). Readers refuse
+//! what no writer produces (`NonCanonical`): a message's sign bit set with
+//! no negative value, a group sent per value where the shared width is
+//! strictly shorter, or with a shared width that is not strictly shorter or
+//! not its widest value's. A failed read leaves the reader where it was, and
+//! the error names the bit where the read began.
 //!
 //! ```
 //! use bitpack_core::adaptive::{read_adaptive, write_adaptive, Signs};

@@ -313,7 +313,7 @@ const ARRAY_SLOTS_ON_STACK: usize = 4096;
 
 /// Reads `N` elements with `read_element` into an array, stopping at the
 /// first error; on `Err` the reader is back where it was. Allocates
-/// nothing: arrays of positions are hot. Up to [`ARRAY_SLOTS_ON_STACK`]
+/// nothing: arrays of positions are hot. Up to `ARRAY_SLOTS_ON_STACK` (4096)
 /// bytes of slots it reads each element once; a larger array is read once
 /// to check it and again to build it, so the stack holds the array alone
 /// (a read is a function of the bits and the budget, both put back between

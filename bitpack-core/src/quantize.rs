@@ -6,22 +6,12 @@
 //! the reference compiles with `-ffp-contract=off`: Rust never contracts
 //! float operations, so plain arithmetic here matches it bit for bit.
 //!
-//! # The error bound, f32 rounding included
-//!
-//! With `N` steps (`max_integer`), a step `h = (max - min) / N` (at most
-//! `res`), `M = max(|min|, |max|)` and `u` the unit roundoff (2^-24 for f32,
-//! 2^-53 for f64), a value in `[min, max]` decodes within
-//! `h / 2 + u * (6 * N + M / h + 1) * h`: half a step from the floor, about
-//! `4uN` steps from the write's subtraction, division, product and sum, and
-//! `2uN + uM/h` from the read's division, product and sum. The tests check
-//! it across declarations from 10 to 2^32 steps. For a field in
-//! `[-1024, 1024]` at 0.01 (204,800 steps) the rounding adds under 0.08 of
-//! a step. For f32 it grows with `N`: measured, 1.2 `res` at 2^23 steps, 2.4
-//! `res` for `[-4096, 4096]` at 0.0005 (16,383,999 steps), and over 2^24
-//! steps odd integers are never written at all (32 `res` at `[0, 1e9]` by
-//! 1). The core keeps this arithmetic for every declaration, as the
-//! reference does, so it reads and writes what a C++ peer does; the derive
-//! refuses `f32` declarations over 2^23 steps (`__private::quantize_problem`).
+//! The error bound this arithmetic keeps, f32 rounding included, is
+//! documented (and tested here) on `BitWrite::write_compressed_float`: with
+//! `N` steps of `h`, `M = max(|min|, |max|)` and `u` the unit roundoff
+//! (2^-24, or 2^-53 for f64), `h / 2 + u * (6 * N + M / h + 1) * h`. Half a
+//! step comes from the floor, about `4uN` steps from the write's
+//! subtraction, division, product and sum, `2uN + uM/h` from the read's.
 
 use crate::bits::bits_required64;
 

@@ -320,8 +320,25 @@ pub trait BitWrite: BitSink + Reserve {
 
     /// The reference's compressed float: `value` clamped to `[min, max]` and
     /// quantized to steps of `res`, computed in f32 exactly as the
-    /// reference does. A NaN or infinite `value`, or a declaration with
-    /// `min >= max`, `res <= 0` or a non-finite number, is an `Err`.
+    /// reference does, the integer clamped to the last step after the
+    /// floor. A NaN or infinite `value`, or a declaration with `min >= max`,
+    /// `res <= 0` or a non-finite number, is an `Err`.
+    ///
+    /// # Accuracy
+    ///
+    /// With `N = ceil((max - min) / res)` steps of `h = (max - min) / N`
+    /// (at most `res`) and `M = max(|min|, |max|)`, a value in `[min, max]`
+    /// reads back within `h / 2 + (6 * N + M / h + 1) * 2^-24 * h`: half a
+    /// step, plus the f32 rounding of the write's and the read's three
+    /// operations each. Under a million steps the rounding adds a few
+    /// hundredths of a step (under 0.08 for `[-1024, 1024]` at 0.01). It
+    /// grows with `N`: measured, 1.2 `res` at 2^23 steps, 2.4 `res` for
+    /// `[-4096, 4096]` at 0.0005 (16,383,999 steps), and past 2^24 steps
+    /// odd integers are never written (32 `res` for `[0, 1e9]` by 1). This
+    /// call keeps the reference's arithmetic whatever the declaration, to
+    /// read and write what a C++ peer does. For declarations over 2^23
+    /// steps use [`BitWrite::write_compressed_double`]: the same bound with
+    /// 2^-53.
     #[inline]
     fn write_compressed_float(&mut self, value: f32, min: f32, max: f32, res: f32) -> Result<(), Error> {
         let quantizer =
