@@ -333,3 +333,27 @@ fn a_large_array_holds_only_itself_on_the_stack() {
     assert_eq!(<[u32; 100_000]>::read_from(&mut reader).unwrap_err().kind(), ErrorKind::UnexpectedEnd);
     assert_eq!(reader.bits_read(), 0);
 }
+
+#[derive(BitPack)]
+struct Frame {
+    pixels: Box<[u8; 1_000_000]>,
+}
+
+#[test]
+#[ignore = "needs derive change: a Box<[T; N]> field reads through __private::read_boxed_array (Box<T> through read_box)"]
+fn a_derived_boxed_megabyte_array_decodes_on_a_two_mib_stack() {
+    let pixels: Box<[u8; 1_000_000]> = vec![3u8; 1_000_000].into_boxed_slice().try_into().unwrap();
+    let bytes = bitpack::encode(&Frame { pixels }).unwrap();
+    let decoded = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let refused =
+                bitpack::decode_with_limit::<Frame>(&bytes, 999_999).map(drop).map_err(|e| e.kind());
+            let frame = bitpack::decode::<Frame>(&bytes).map(|frame| frame.pixels.iter().all(|&p| p == 3));
+            (refused, frame)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(decoded, (Err(ErrorKind::AllocationLimit), Ok(true)));
+}
