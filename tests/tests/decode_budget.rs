@@ -75,12 +75,10 @@ fn width_zero_adaptive_vecs_are_refused_before_allocating() {
     assert_eq!(usage.largest, 64_000);
 }
 
-#[test]
-fn nested_vecs_claim_their_total() {
-    // Each inner Vec: a 17-bit length of 100,000, mode 1, width 0: 24 bits
-    // for 800,000 bytes. 182,000 times its input before.
-    let rows = 40;
-    let bytes = bytes_of(|writer| {
+/// `rows` inner Vecs of 100,000 zeros each: a 17-bit length, mode 1 and
+/// width 0, so 24 bits for 800,000 bytes of `u64`s.
+fn full_rows(rows: i32) -> Vec<u8> {
+    bytes_of(|writer| {
         writer.write_int(rows, 0, 100_000)?;
         for _ in 0..rows {
             writer.write_int(100_000, 0, 100_000)?;
@@ -88,50 +86,39 @@ fn nested_vecs_claim_their_total() {
             writer.write_bits(0, 6)?;
         }
         Ok(())
-    });
+    })
+}
+
+/// `decode_with_limit::<NestedAdaptive>`: the rows' lengths, or the error.
+fn rows_within(bytes: &[u8], limit: usize) -> Result<Vec<usize>, ErrorKind> {
+    bitpack::decode_with_limit::<NestedAdaptive>(bytes, limit)
+        .map(|value| value.rows.iter().map(Vec::len).collect())
+        .map_err(|error| error.kind())
+}
+
+#[test]
+fn nested_vecs_claim_their_total() {
+    // 40 rows: 32 MB from these 123 bytes before.
+    let bytes = full_rows(40);
     assert_eq!(bytes.len(), 123);
     let (result, peak) = decode_usage::<NestedAdaptive>(&bytes);
     assert_eq!(result, Err(ErrorKind::AllocationLimit));
     assert!(peak <= BitReader::default_limit(bytes.len()), "{peak} bytes live");
     // With room for two rows it decodes them, and allocates what they claimed.
-    let two_rows = bytes_of(|writer| {
-        writer.write_int(2, 0, 100_000)?;
-        for _ in 0..2 {
-            writer.write_int(100_000, 0, 100_000)?;
-            writer.write_bool(true)?;
-            writer.write_bits(0, 6)?;
-        }
-        Ok(())
-    });
-    let rows_of = |limit| {
-        bitpack::decode_with_limit::<NestedAdaptive>(&two_rows, limit)
-            .map(|value| value.rows.iter().map(Vec::len).collect::<Vec<_>>())
-            .map_err(|error| error.kind())
-    };
-    let (result, usage) = measure(|| rows_of(1_600_000));
+    let two_rows = full_rows(2);
+    let (result, usage) = measure(|| rows_within(&two_rows, 1_600_000));
     assert_eq!(result, Ok(vec![100_000; 2]));
     assert_eq!(usage.largest, 800_000);
-    assert_eq!(rows_of(1_599_999), Err(ErrorKind::AllocationLimit));
+    assert_eq!(rows_within(&two_rows, 1_599_999), Err(ErrorKind::AllocationLimit));
 }
 
 #[test]
 #[ignore = "needs derive change: derived Vec reads through __private::read_vec (the outer Vec claims too)"]
 fn nested_vecs_claim_the_outer_vec_too() {
-    let two_rows = bytes_of(|writer| {
-        writer.write_int(2, 0, 100_000)?;
-        for _ in 0..2 {
-            writer.write_int(100_000, 0, 100_000)?;
-            writer.write_bool(true)?;
-            writer.write_bits(0, 6)?;
-        }
-        Ok(())
-    });
+    let two_rows = full_rows(2);
     let total = 1_600_000 + 2 * size_of::<Vec<u64>>();
-    let rows_of = |limit| {
-        bitpack::decode_with_limit::<NestedAdaptive>(&two_rows, limit).map(drop).map_err(|e| e.kind())
-    };
-    assert_eq!(rows_of(total), Ok(()));
-    assert_eq!(rows_of(total - 1), Err(ErrorKind::AllocationLimit));
+    assert_eq!(rows_within(&two_rows, total), Ok(vec![100_000; 2]));
+    assert_eq!(rows_within(&two_rows, total - 1), Err(ErrorKind::AllocationLimit));
 }
 
 /// 32 skipped `u64`s: 256 bytes in memory, no bits on the wire.
