@@ -327,8 +327,9 @@ fn atomically<'a, T>(
 
 /// Writes one adaptive integer. A negative value under
 /// [`Signs::NonNegative`] is `OutOfRange` (the message's pre-pass missed
-/// it). A value longer than 64 bits on the wire is written in two parts,
-/// so on `BufferFull` part of it may be in the buffer: discard the message.
+/// it). On `Err` nothing is written (a value longer than 64 bits on the
+/// wire goes in two parts, and the writer is put back if the second does
+/// not fit).
 ///
 /// ```
 /// use bitpack_core::adaptive::{write_adaptive, Signs};
@@ -351,7 +352,7 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
     signs: Signs,
 ) -> Result<(), Error> {
     let magnitude = magnitude_of(writer, value, signs)?;
-    write_magnitude::<T, W>(writer, magnitude)
+    crate::private::write_atomic(writer, |writer| write_magnitude::<T, W>(writer, magnitude))
 }
 
 /// Reads one adaptive integer written by [`write_adaptive`] under the same
@@ -407,8 +408,8 @@ fn plan_group<T: AdaptiveInt, W: BitWrite>(
 /// Writes a group of values that share a length when that is strictly
 /// shorter: a mode bit, then per-value lengths or one width (see the module
 /// docs). An empty group writes nothing; the reader must know the count.
-/// Values are checked before anything is written; on `BufferFull` part of
-/// the group may be in the buffer: discard the message.
+/// Values are checked before anything is written, and on `Err` the writer
+/// is left as it was.
 ///
 /// ```
 /// use bitpack_core::adaptive::{write_adaptive_group, Signs};
@@ -429,6 +430,17 @@ pub fn write_adaptive_group<T: AdaptiveInt, W: BitWrite>(
         return Ok(());
     }
     let (shared, width, _) = plan_group(writer, values, signs)?;
+    crate::private::write_atomic(writer, |writer| write_group(writer, values, signs, shared, width))
+}
+
+/// Writes a planned group: its mode bit, then its values in that form.
+fn write_group<T: AdaptiveInt, W: BitWrite>(
+    writer: &mut W,
+    values: &[T],
+    signs: Signs,
+    shared: bool,
+    width: u32,
+) -> Result<(), Error> {
     writer.write_bool(shared)?;
     if shared {
         let (header, header_bits) = length_header::<T>(width);
@@ -596,8 +608,10 @@ pub fn write_adaptive_vec<T: AdaptiveInt, W: BitWrite>(
     if values.len() > max_len {
         return Err(Error::new(ErrorKind::TooLong, writer.bits_written()));
     }
-    write_wide(writer, values.len() as u128, count_bits(max_len))?;
-    write_adaptive_group(writer, values, signs)
+    crate::private::write_atomic(writer, |writer| {
+        write_wide(writer, values.len() as u128, count_bits(max_len))?;
+        write_adaptive_group(writer, values, signs)
+    })
 }
 
 /// The most bits [`write_adaptive_vec`] takes for up to `max_len` values.
@@ -717,19 +731,22 @@ pub trait SignScope: Sized {
 }
 
 /// Writes `value` as a whole message: the sign bit (only when the type
-/// holds signed adaptive values), then the value under the chosen mode.
+/// holds signed adaptive values), then the value under the chosen mode; on
+/// `Err` the writer is left exactly as it was.
 /// This is `BitPack::write_to` of a type with adaptive fields; see
 /// [`SignScope`] for an example.
 #[inline]
 pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Result<(), Error> {
-    let signs = if T::HAS_SIGNED {
-        let signs = Signs::for_any_negative(value.any_negative());
-        signs.write(writer)?;
-        signs
-    } else {
-        Signs::NonNegative
-    };
-    value.write_scoped(writer, signs)
+    crate::private::write_atomic(writer, |writer| {
+        let signs = if T::HAS_SIGNED {
+            let signs = Signs::for_any_negative(value.any_negative());
+            signs.write(writer)?;
+            signs
+        } else {
+            Signs::NonNegative
+        };
+        value.write_scoped(writer, signs)
+    })
 }
 
 /// Reads a message written by [`write_scope`]; on `Err` the reader has not
