@@ -430,8 +430,10 @@ macro_rules! quantize_checks {
         }
 
         #[doc = concat!("Why a `#[quantize(min, max, res)]` declaration on an `", stringify!($float), "` is")]
-        /// refused, if it is: checked at compile time for values given as
-        /// paths to constants (and for every `f64` declaration).
+        /// refused, if it is: one the writer refuses, or (for `f32`) one f32
+        /// arithmetic does not resolve. The derive checks it at compile time
+        /// for values given as paths to constants (and for every `f64`
+        /// declaration).
         pub const fn $problem(min: $float, max: $float, res: $float) -> Option<&'static str> {
             if !(min.is_finite() && max.is_finite() && res.is_finite()) {
                 return Some("quantize: `min`, `max` and `res` must be finite numbers");
@@ -458,7 +460,7 @@ macro_rules! quantize_checks {
 /// 24-bit significand no longer holds `(value - min) / (max - min)` to a
 /// step, and decoded values land well over `res / 2` away (2.4 `res` for
 /// `[-4096, 4096]` at 0.0005, 16,383,999 steps; see the quantize module).
-pub const F32_RESOLVED_STEPS: u32 = 1 << 23;
+pub const F32_RESOLVED_STEPS: u32 = crate::quantize::F32_RESOLVED_STEPS;
 
 /// Whether f32 resolves a declaration that is otherwise valid: at most
 /// [`F32_RESOLVED_STEPS`] steps, and a step no finer than f32 can hold at
@@ -478,8 +480,8 @@ const fn f32_resolution_problem(min: f32, max: f32, res: f32) -> Option<&'static
         )
     } else {
         Some(
-            "quantize: `res` is finer than f32 can hold at `min` or `max` (|bound| / res is over \
-             2^23); use an `f64` field or a coarser `res`",
+            "quantize: `res` is finer than f32 can hold at `min` or `max` (a bound more than 2^23 \
+             steps from zero); use an `f64` field or a coarser `res`",
         )
     }
 }

@@ -22,6 +22,12 @@ pub(crate) const MAX_STEPS: f32 = 4_294_967_040.0;
 /// integer is an exact f64 (so steps convert back and forth exactly).
 pub(crate) const MAX_STEPS_F64: f64 = 9_007_199_254_740_992.0;
 
+/// The most steps f32 arithmetic resolves ([`Quantizer::resolves_every_step`]).
+pub(crate) const F32_RESOLVED_STEPS: u32 = 1 << 23;
+
+/// [`F32_RESOLVED_STEPS`] for f64.
+const F64_RESOLVED_STEPS: u64 = 1 << 52;
+
 /// Below this many steps [`Quantizer::quantize`] takes the signed cast:
 /// `scaled` is at most `max_integer + 0.5`, far below 2^31.
 const SIGNED_CAST_STEPS: u32 = 1 << 30;
@@ -128,13 +134,13 @@ macro_rules! quantizer {
 
 quantizer!(
     /// A validated `(min, max, res)` declaration and what follows from it.
-    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32, 1u32 << 23
+    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32, F32_RESOLVED_STEPS
 );
 
 quantizer!(
     /// [`Quantizer`] for `f64` fields: the same steps in f64 arithmetic, up
     /// to 2^53 of them.
-    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64, 1u64 << 52
+    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64, F64_RESOLVED_STEPS
 );
 
 /// Ceiling for positive finite values, without `std`.
@@ -232,6 +238,28 @@ mod tests {
             assert_eq!(q.quantize(f64::MAX), steps);
             assert_eq!(q.bits, 53);
         }
+    }
+
+    #[test]
+    fn where_f32_resolves_every_step_each_reads_back_to_itself() {
+        // Exhaustively, up to 2^23 steps.
+        for (min, max, res) in
+            [(-1024.0, 1024.0, 0.01), (0.0, 1.0, 1.0 / 8_388_607.0), (-4096.0, 4096.0, 0.001)]
+        {
+            let q = Quantizer::new(min, max, res).unwrap();
+            assert!(q.resolves_every_step(), "[{min}, {max}] at {res}");
+            for step in 0..=q.max_integer {
+                assert_eq!(q.quantize(q.dequantize(step).unwrap()), step, "[{min}, {max}] at {res}");
+            }
+        }
+        // Past it, some steps decode to a value that quantizes elsewhere.
+        for (min, max, res) in [(-1024.0, 1024.0, 0.0001), (1000.0, 1100.0, 0.00002)] {
+            let q = Quantizer::new(min, max, res).unwrap();
+            assert!(!q.resolves_every_step(), "[{min}, {max}] at {res}");
+            assert!((0..=q.max_integer).any(|step| q.quantize(q.dequantize(step).unwrap()) != step));
+        }
+        assert!(Quantizer64::new(-1.0e6, 1.0e6, 0.001).unwrap().resolves_every_step());
+        assert!(!Quantizer64::new(0.0, 1.0, 1.0e-300).unwrap().resolves_every_step());
     }
 
     /// The bound of the module docs, in steps.
