@@ -19,10 +19,11 @@ use crate::write::{Nul, align_padding, has_nul};
 /// # Allocation budget
 ///
 /// A reader carries a budget of bytes that decoding may allocate, as
-/// bincode 2's limit does: every `Vec`, `String`, `Box` and wide string a
-/// read builds first claims `len * size_of::<T>()` from it, and is refused
-/// with [`ErrorKind::AllocationLimit`] past it, before allocating. Nested
-/// collections claim their total. [`BitReader::new`] sets
+/// bincode 2's limit does: every adaptive `Vec`, `String`, `Box` and wide
+/// string the core builds while reading (and every `Vec` read through
+/// `__private::read_vec`) first claims `len * size_of::<T>()` from it, and
+/// is refused with [`ErrorKind::AllocationLimit`] past it, before
+/// allocating. Nested collections claim their total. [`BitReader::new`] sets
 /// [`BitReader::default_limit`] of its input, [`BitReader::with_limit`] a
 /// given one; a hand-written `read_from` that allocates claims with
 /// [`BitReader::claim_allocation`]. A failed read gives back what it
