@@ -143,7 +143,8 @@ impl<'a> HandReader<'a> {
 pub(crate) fn quantize(value: f32, min: f32, delta: f32, steps: u32) -> u64 {
     let normalized = ((value - min) / delta).clamp(0.0, 1.0);
     // Non-negative, so truncation is floor; a NaN converts to 0 as the reference's clamp does.
-    (normalized * steps as f32 + 0.5) as u64
+    // Then the reference's clamp to the step count.
+    ((normalized * steps as f32 + 0.5) as u64).min(u64::from(steps))
 }
 
 #[inline(always)]

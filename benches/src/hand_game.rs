@@ -197,7 +197,8 @@ const LANE_STEPS: [u32; 8] = [
     1,
 ];
 
-/// The reference quantization of all eight lanes. `max(0.0)` sends a NaN to
+/// The reference quantization of all eight lanes (floor, then the clamp to
+/// the step count). `max(0.0)` sends a NaN to
 /// 0 as the reference's clamp ends in, and below 2^31 the signed cast is the
 /// same truncation as the unsigned one without its branches (measured: 9%
 /// of the fused encode).
@@ -208,7 +209,8 @@ fn quantize_lanes(values: [f32; 8]) -> [u64; 8] {
     let mut steps = [0u64; 8];
     for lane in 0..8 {
         let normalized = ((values[lane] - LANE_MIN[lane]) / LANE_DELTA[lane]).max(0.0).min(1.0);
-        steps[lane] = (normalized * LANE_STEPS[lane] as f32 + 0.5) as i32 as u64;
+        steps[lane] =
+            ((normalized * LANE_STEPS[lane] as f32 + 0.5) as i32 as u64).min(u64::from(LANE_STEPS[lane]));
     }
     steps
 }

@@ -69,3 +69,39 @@ fn shape_matches_the_issue() {
         assert!(input.weapon <= 15);
     }
 }
+
+/// The default allocation limit of `decode` (64 KiB plus 1 KiB per input
+/// byte) never refuses a message of the dataset: every snapshot, input and
+/// stream message decodes with it, and the largest allocation a decode can
+/// claim (a snapshot's `Vec<Entity>`) is far inside it.
+#[test]
+fn every_message_decodes_within_the_default_allocation_limit() {
+    use bitpack::{BitPack, BitReader};
+    use bitpack_benches::dataset::{Entity, PlayerInput, Snapshot};
+    use bitpack_benches::stream;
+
+    let data = dataset::generate();
+    let mut tightest = f64::MAX;
+    for snapshot in &data.snapshots {
+        let bytes = bitpack::encode(snapshot).expect("encodes");
+        let claim = snapshot.entities.len() * size_of::<Entity>();
+        let limit = BitReader::default_limit(bytes.len());
+        tightest = tightest.min(limit as f64 / claim as f64);
+        let decoded = bitpack::decode::<Snapshot>(&bytes).expect("decodes");
+        assert_eq!(bitpack::decode_with_limit::<Snapshot>(&bytes, claim).expect("decodes"), decoded);
+    }
+    assert!(tightest > 100.0, "{tightest}x the largest claim");
+    for input in &data.inputs {
+        let bytes = bitpack::encode(input).expect("encodes");
+        PlayerInput::read_from(&mut BitReader::new(&bytes)).expect("decodes");
+    }
+    let mut state: Snapshot = bitpack::decode(&stream::delta_messages(&data.snapshots).expect("writes")[0])
+        .expect("decodes the first whole");
+    for message in stream::delta_messages(&data.snapshots).expect("writes").iter().skip(1) {
+        state = stream::read_delta(&state, message).expect("reads within the default limit");
+    }
+    let mut tracked = stream::blank_snapshot(dataset::ENTITIES);
+    for message in stream::tracked_messages(&data.snapshots).expect("writes") {
+        stream::read_tracked(&mut tracked, &message).expect("reads within the default limit");
+    }
+}

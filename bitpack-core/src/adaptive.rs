@@ -47,8 +47,14 @@
 //!
 //! Readers check that a value's bits, or a group's or `Vec`'s minimum size,
 //! fit in the bits that remain before reading or allocating; a length is
-//! refused above its declared maximum. A failed read leaves the reader where
-//! it was, and the error names the bit where the read began.
+//! refused above its declared maximum, and a `Vec` whose `count *
+//! size_of::<T>()` is past the reader's allocation budget (zeros sharing a
+//! width of 0 take no bits, so only the budget bounds them). Readers refuse
+//! what no writer produces (`NonCanonical`): a message's sign bit set with
+//! no negative value, a group sent per value where the shared width is
+//! strictly shorter, or with a shared width that is not strictly shorter or
+//! not its widest value's. A failed read leaves the reader where it was, and
+//! the error names the bit where the read began.
 //!
 //! ```
 //! use bitpack_core::adaptive::{read_adaptive, write_adaptive, Signs};
@@ -321,8 +327,9 @@ fn atomically<'a, T>(
 
 /// Writes one adaptive integer. A negative value under
 /// [`Signs::NonNegative`] is `OutOfRange` (the message's pre-pass missed
-/// it). A value longer than 64 bits on the wire is written in two parts,
-/// so on `BufferFull` part of it may be in the buffer: discard the message.
+/// it). On `Err` nothing is written (a value longer than 64 bits on the
+/// wire goes in two parts, and the writer is put back if the second does
+/// not fit).
 ///
 /// ```
 /// use bitpack_core::adaptive::{write_adaptive, Signs};
@@ -345,7 +352,7 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
     signs: Signs,
 ) -> Result<(), Error> {
     let magnitude = magnitude_of(writer, value, signs)?;
-    write_magnitude::<T, W>(writer, magnitude)
+    crate::private::write_atomic(writer, |writer| write_magnitude::<T, W>(writer, magnitude))
 }
 
 /// Reads one adaptive integer written by [`write_adaptive`] under the same
@@ -401,8 +408,8 @@ fn plan_group<T: AdaptiveInt, W: BitWrite>(
 /// Writes a group of values that share a length when that is strictly
 /// shorter: a mode bit, then per-value lengths or one width (see the module
 /// docs). An empty group writes nothing; the reader must know the count.
-/// Values are checked before anything is written; on `BufferFull` part of
-/// the group may be in the buffer: discard the message.
+/// Values are checked before anything is written, and on `Err` the writer
+/// is left as it was.
 ///
 /// ```
 /// use bitpack_core::adaptive::{write_adaptive_group, Signs};
@@ -423,6 +430,17 @@ pub fn write_adaptive_group<T: AdaptiveInt, W: BitWrite>(
         return Ok(());
     }
     let (shared, width, _) = plan_group(writer, values, signs)?;
+    crate::private::write_atomic(writer, |writer| write_group(writer, values, signs, shared, width))
+}
+
+/// Writes a planned group: its mode bit, then its values in that form.
+fn write_group<T: AdaptiveInt, W: BitWrite>(
+    writer: &mut W,
+    values: &[T],
+    signs: Signs,
+    shared: bool,
+    width: u32,
+) -> Result<(), Error> {
     writer.write_bool(shared)?;
     if shared {
         let (header, header_bits) = length_header::<T>(width);
@@ -498,11 +516,12 @@ pub fn read_adaptive_group<T: AdaptiveInt>(
         return Ok(());
     }
     atomically(reader, |reader, start| {
-        let form = read_group_form::<T>(reader, out.len())?;
-        for slot in out.iter_mut() {
-            *slot = read_group_value(reader, form, signs, start)?;
-        }
-        Ok(())
+        let mut slots = out.iter_mut();
+        read_group_values(reader, slots.len(), signs, start, |value| {
+            if let Some(slot) = slots.next() {
+                *slot = value;
+            }
+        })
     })
 }
 
@@ -528,18 +547,37 @@ fn read_group_form<T: AdaptiveInt>(reader: &mut BitReader<'_>, count: usize) -> 
     Ok(form)
 }
 
+/// Reads a group of `count > 0` values, handing each to `put`, and refuses
+/// a form no writer picks: per value where the shared width is strictly
+/// shorter, or a shared width that is not strictly shorter or not the
+/// group's widest value (`NonCanonical`, naming `start`).
 #[inline(always)]
-fn read_group_value<T: AdaptiveInt>(
+fn read_group_values<T: AdaptiveInt>(
     reader: &mut BitReader<'_>,
-    form: GroupForm,
+    count: usize,
     signs: Signs,
     start: usize,
-) -> Result<T, Error> {
-    let magnitude = match form {
-        GroupForm::PerValue => read_magnitude::<T>(reader)?,
-        GroupForm::Shared(width) => read_wide(reader, width)?,
+    mut put: impl FnMut(T),
+) -> Result<(), Error> {
+    let form = read_group_form::<T>(reader, count)?;
+    let mut per_value = 0usize;
+    let mut widest = 0u32;
+    for _ in 0..count {
+        let magnitude = match form {
+            GroupForm::PerValue => read_magnitude::<T>(reader)?,
+            GroupForm::Shared(width) => read_wide(reader, width)?,
+        };
+        per_value = per_value.saturating_add(magnitude_bits::<T>(magnitude));
+        widest = widest.max(bit_length(magnitude));
+        put(value_of(magnitude, signs, start)?);
+    }
+    let (_, header_bits) = length_header::<T>(widest);
+    let shared = count.saturating_mul(widest as usize).saturating_add(header_bits as usize);
+    let canonical = match form {
+        GroupForm::PerValue => shared >= per_value,
+        GroupForm::Shared(width) => width == widest && shared < per_value,
     };
-    value_of(magnitude, signs, start)
+    if canonical { Ok(()) } else { Err(Error::new(ErrorKind::NonCanonical, start)) }
 }
 
 /// Bits of a `Vec` length sent as `int(len, 0, max_len)`.
@@ -570,8 +608,10 @@ pub fn write_adaptive_vec<T: AdaptiveInt, W: BitWrite>(
     if values.len() > max_len {
         return Err(Error::new(ErrorKind::TooLong, writer.bits_written()));
     }
-    write_wide(writer, values.len() as u128, count_bits(max_len))?;
-    write_adaptive_group(writer, values, signs)
+    crate::private::write_atomic(writer, |writer| {
+        write_wide(writer, values.len() as u128, count_bits(max_len))?;
+        write_adaptive_group(writer, values, signs)
+    })
 }
 
 /// The most bits [`write_adaptive_vec`] takes for up to `max_len` values.
@@ -585,9 +625,12 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 }
 
 /// Reads a `Vec` written by [`write_adaptive_vec`] with the same `max_len`.
-/// Refuses a length over `max_len` (`TooLong`), and allocates only after
-/// checking that many values of the group's minimum size fit in what
-/// remains, so it never allocates more than `max_len` values.
+/// Refuses a length over `max_len` (`TooLong`), a count of values of the
+/// group's minimum size that cannot fit in what remains (`UnexpectedEnd`),
+/// and a count whose `count * size_of::<T>()` is past the reader's
+/// allocation budget (`AllocationLimit`), all before allocating: so it
+/// never allocates more than `max_len` values, nor past the budget (all
+/// zeros in a shared width of 0 take no bits each).
 ///
 /// ```
 /// use bitpack_core::adaptive::{read_adaptive_vec, write_adaptive_vec, Signs};
@@ -617,11 +660,11 @@ pub fn read_adaptive_vec<T: AdaptiveInt>(
         if count == 0 {
             return Ok(alloc::vec::Vec::new());
         }
-        let form = read_group_form::<T>(reader, count)?;
+        // Values can take no bits at all (a shared width of 0): the
+        // allocation budget, not the input's size, bounds the count then.
+        reader.claim_allocation::<T>(count)?;
         let mut values = alloc::vec::Vec::with_capacity(count);
-        for _ in 0..count {
-            values.push(read_group_value(reader, form, signs, start)?);
-        }
+        read_group_values(reader, count, signs, start, |value| values.push(value))?;
         Ok(values)
     })
 }
@@ -688,23 +731,28 @@ pub trait SignScope: Sized {
 }
 
 /// Writes `value` as a whole message: the sign bit (only when the type
-/// holds signed adaptive values), then the value under the chosen mode.
+/// holds signed adaptive values), then the value under the chosen mode; on
+/// `Err` the writer is left exactly as it was.
 /// This is `BitPack::write_to` of a type with adaptive fields; see
 /// [`SignScope`] for an example.
 #[inline]
 pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Result<(), Error> {
-    let signs = if T::HAS_SIGNED {
-        let signs = Signs::for_any_negative(value.any_negative());
-        signs.write(writer)?;
-        signs
-    } else {
-        Signs::NonNegative
-    };
-    value.write_scoped(writer, signs)
+    crate::private::write_atomic(writer, |writer| {
+        let signs = if T::HAS_SIGNED {
+            let signs = Signs::for_any_negative(value.any_negative());
+            signs.write(writer)?;
+            signs
+        } else {
+            Signs::NonNegative
+        };
+        value.write_scoped(writer, signs)
+    })
 }
 
 /// Reads a message written by [`write_scope`]; on `Err` the reader has not
 /// moved. This is `BitPack::read_from` of a type with adaptive fields.
+/// Refuses a sign bit of 1 when no value decodes negative (`NonCanonical`):
+/// the writer sets it only when one is.
 ///
 /// ```
 /// use bitpack_core::adaptive::{read_scope, Signs};
@@ -725,9 +773,14 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 /// ```
 #[inline]
 pub fn read_scope<T: SignScope>(reader: &mut BitReader<'_>) -> Result<T, Error> {
-    atomically(reader, |reader, _| {
+    atomically(reader, |reader, start| {
         let signs = if T::HAS_SIGNED { Signs::read(reader)? } else { Signs::NonNegative };
-        T::read_scoped(reader, signs)
+        let value = T::read_scoped(reader, signs)?;
+        // The writer sets the sign bit only for a message with a negative value.
+        if signs == Signs::ZigZag && !value.any_negative() {
+            return Err(Error::new(ErrorKind::NonCanonical, start));
+        }
+        Ok(value)
     })
 }
 

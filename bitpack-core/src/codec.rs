@@ -56,7 +56,9 @@ pub fn encode<T: BitPack>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
 /// Reads a `T` from `bytes`, refusing whole bytes left over after it
 /// ([`ErrorKind::TrailingBytes`]): a message is one value, so extra bytes
 /// mean the peers disagree on the layout. The unused bits of the last byte
-/// are ignored.
+/// are ignored. What the value allocates is bounded by
+/// [`BitReader::default_limit`]`(bytes.len())` (64 KiB plus 1 KiB per input
+/// byte; [`ErrorKind::AllocationLimit`] past it): see [`decode_with_limit`].
 ///
 /// ```
 /// use bitpack_core::ErrorKind;
@@ -67,7 +69,25 @@ pub fn encode<T: BitPack>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
 /// ```
 #[inline]
 pub fn decode<T: BitPack>(bytes: &[u8]) -> Result<T, Error> {
-    let mut reader = BitReader::new(bytes);
+    decode_with_limit(bytes, BitReader::default_limit(bytes.len()))
+}
+
+/// [`decode`] with an explicit allocation budget: what decoding may
+/// allocate (every `Vec`, `String` and `Box` claims `len * size_of` of its
+/// elements first), refused with [`ErrorKind::AllocationLimit`] past it,
+/// before allocating.
+///
+/// ```
+/// use bitpack_core::ErrorKind;
+/// let bytes = bitpack_core::encode(&Box::new([7u64; 4]))?;
+/// assert_eq!(*bitpack_core::decode_with_limit::<Box<[u64; 4]>>(&bytes, 32)?, [7; 4]);
+/// let error = bitpack_core::decode_with_limit::<Box<[u64; 4]>>(&bytes, 31).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
+/// # Ok::<(), bitpack_core::Error>(())
+/// ```
+#[inline]
+pub fn decode_with_limit<T: BitPack>(bytes: &[u8], limit: usize) -> Result<T, Error> {
+    let mut reader = BitReader::with_limit(bytes, limit);
     let value = T::read_from(&mut reader)?;
     if reader.bits_remaining() >= 8 {
         return Err(Error::new(ErrorKind::TrailingBytes, reader.bits_read()));

@@ -36,6 +36,18 @@ impl BitCounter {
 }
 
 impl BitSink for BitCounter {
+    type Checkpoint = usize;
+
+    #[inline(always)]
+    fn checkpoint(&self) -> usize {
+        self.bits
+    }
+
+    #[inline(always)]
+    fn rewind(&mut self, bits: usize) {
+        self.bits = bits;
+    }
+
     #[inline(always)]
     fn position(&self) -> usize {
         self.bits

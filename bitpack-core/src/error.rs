@@ -36,6 +36,14 @@ pub enum ErrorKind {
     InvalidTag,
     /// Whole bytes were left over after decoding a value.
     TrailingBytes,
+    /// Decoding would allocate past the reader's allocation budget (see
+    /// [`crate::BitReader::with_limit`]); nothing was allocated.
+    AllocationLimit,
+    /// Bits that decode to a valid value but that no writer produces for
+    /// it (a value sent in a longer form than the one the writer picks):
+    /// refused so that every decoded value re-encodes to the bits it came
+    /// from.
+    NonCanonical,
 }
 
 impl ErrorKind {
@@ -54,6 +62,8 @@ impl ErrorKind {
             ErrorKind::NotIncreasing => "value does not come after the previous one",
             ErrorKind::InvalidTag => "invalid variant tag",
             ErrorKind::TrailingBytes => "bytes left over after the value",
+            ErrorKind::AllocationLimit => "allocation over the decode limit",
+            ErrorKind::NonCanonical => "encoding no writer produces",
         }
     }
 }

@@ -2,7 +2,8 @@
 //! integer at its full range, raw `f32`/`f64`, `()`, tuples, arrays,
 //! `Option` and `Box`. Fingerprints come from the same functions the
 //! derive calls, so a plain `u8` field and `#[bits(min = 0, max = 255)]`
-//! hash alike (they write alike).
+//! hash alike (they write alike). A composite's failed write or read puts
+//! the writer or reader back where it was, whatever its parts do.
 
 use crate::error::Error;
 use crate::pack::BitPack;
@@ -104,17 +105,19 @@ impl<T: BitPack> BitPack for Option<T> {
     #[inline(always)]
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         match self {
-            Some(value) => {
+            Some(value) => private::write_atomic(writer, |writer| {
                 writer.write_bool(true)?;
                 value.write_to(writer)
-            }
+            }),
             None => writer.write_bool(false),
         }
     }
 
     #[inline(always)]
     fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        if reader.read_bool()? { Ok(Some(T::read_from(reader)?)) } else { Ok(None) }
+        private::read_atomic(reader, |reader| {
+            if reader.read_bool()? { Ok(Some(T::read_from(reader)?)) } else { Ok(None) }
+        })
     }
 }
 
@@ -132,7 +135,7 @@ impl<T: BitPack> BitPack for alloc::boxed::Box<T> {
 
     #[inline(always)]
     fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        Ok(alloc::boxed::Box::new(T::read_from(reader)?))
+        T::read_boxed(reader)
     }
 }
 
@@ -144,15 +147,23 @@ impl<T: BitPack, const N: usize> BitPack for [T; N] {
 
     #[inline(always)]
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        for value in self {
-            value.write_to(writer)?;
-        }
-        Ok(())
+        private::write_atomic(writer, |writer| {
+            for value in self {
+                value.write_to(writer)?;
+            }
+            Ok(())
+        })
     }
 
     #[inline(always)]
     fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
         private::read_array(reader, T::read_from)
+    }
+
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn read_boxed(reader: &mut BitReader<'_>) -> Result<alloc::boxed::Box<Self>, Error> {
+        private::read_boxed_array(reader, T::read_from)
     }
 }
 
@@ -167,14 +178,16 @@ macro_rules! tuple {
             #[inline(always)]
             #[allow(unused_variables)]
             fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-                $(self.$index.write_to(writer)?;)*
-                Ok(())
+                private::write_atomic(writer, |writer| {
+                    $(self.$index.write_to(writer)?;)*
+                    Ok(())
+                })
             }
 
             #[inline(always)]
             #[allow(unused_variables)]
             fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-                Ok(($($name::read_from(reader)?,)*))
+                private::read_atomic(reader, |reader| Ok(($($name::read_from(reader)?,)*)))
             }
         }
     )*};

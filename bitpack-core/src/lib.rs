@@ -39,7 +39,7 @@ pub use bits::{
 pub use change::{ChangeGroups, SnapshotRing};
 #[cfg(feature = "alloc")]
 pub use codec::encode;
-pub use codec::{decode, encode_into, measure};
+pub use codec::{decode, decode_with_limit, encode_into, measure};
 pub use counter::BitCounter;
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;

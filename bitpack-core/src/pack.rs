@@ -44,4 +44,14 @@ pub trait BitPack: Sized {
 
     /// Reads a value written by [`BitPack::write_to`].
     fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error>;
+
+    /// Reads a value into a `Box`, as `Box<Self>::read_from` does: claims
+    /// `size_of::<Self>()` from the reader's allocation budget, then moves
+    /// the value read into the box. Arrays build their elements on the heap
+    /// instead, so a `Box<[u8; 1_000_000]>` never passes through the stack.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn read_boxed(reader: &mut BitReader<'_>) -> Result<alloc::boxed::Box<Self>, Error> {
+        crate::private::read_box(reader, Self::read_from)
+    }
 }

@@ -10,6 +10,7 @@ pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
 use crate::write::sink::Reserve;
+use crate::write::{Nul, write_text};
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
@@ -162,8 +163,10 @@ pub fn write_len<W: BitWrite>(writer: &mut W, len: usize, max_len: usize) -> Res
 
 /// Reads a length written by [`write_len`], and refuses it unless `len`
 /// elements of at least `min_element_bits` bits each can still be in the
-/// input: callers may then allocate `len` elements, bounded by `max_len` and
-/// by the input's size.
+/// input. It claims nothing from the reader's allocation budget (it does
+/// not know the elements' size): a caller that allocates `len` elements
+/// claims them first ([`BitReader::claim_allocation`]), as [`read_vec`]
+/// does.
 #[inline(always)]
 pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: usize) -> Result<usize, Error> {
     let start = reader.bits_read();
@@ -180,18 +183,158 @@ pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: us
     Ok(len)
 }
 
+/// Reads a `Vec` written as [`write_len`] then its elements: the length
+/// (refused unless `len` elements of `min_element_bits` can still be in
+/// the input), then `len * size_of::<T>()` claimed from the reader's
+/// allocation budget before allocating, then the elements. On `Err` the
+/// reader is back where it was.
+///
+/// Generated code: `#p::read_vec(__reader, MAX_LEN, MIN_ELEMENT_BITS,
+/// |__reader| #p::Ok(READ_ELEMENT))?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_vec<T>(
+    reader: &mut BitReader<'_>,
+    max_len: usize,
+    min_element_bits: usize,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let len = read_len(reader, max_len, min_element_bits)?;
+        reader.claim_allocation::<T>(len).map_err(|error| Error::new(error.kind(), start))?;
+        let mut elements = Vec::with_capacity(len);
+        for _ in 0..len {
+            elements.push(read_element(reader)?);
+        }
+        Ok(elements)
+    })
+}
+
 /// Reads a string written by `write_str(s, max_len)` into an owned `String`
-/// (at most `max_len` bytes, and never more than the input holds).
+/// (at most `max_len` bytes, and never more than the input holds), its
+/// bytes claimed from the reader's allocation budget first. Refuses a NUL,
+/// as `read_str` does; derived `String` fields read [`read_rust_string`].
 #[cfg(feature = "alloc")]
 #[inline]
 pub fn read_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
-    Ok(String::from(reader.read_str(max_len)?))
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let text = reader.read_str(max_len)?;
+        owned_string(reader, text, start)
+    })
 }
 
+/// Writes a Rust string: `write_str`'s wire (length as `int(len, 0,
+/// max_len)`, align, the bytes) without its refusal of NUL. For derived
+/// `String` fields, which only bitpack peers read: the wire is length
+/// prefixed, so a NUL is a byte like any other. (`write_str` and `read_str`
+/// keep refusing NUL: they are the reference's `serialize_string`, whose C++
+/// reader reads the bytes into a C string that ends at the first NUL.)
+///
+/// Generated code: `#p::write_rust_string(__writer, &self.field, MAX_LEN)?;`
+#[inline]
+pub fn write_rust_string<W: BitWrite>(writer: &mut W, value: &str, max_len: usize) -> Result<(), Error> {
+    write_text(writer, value, max_len, Nul::Allowed)
+}
+
+/// Reads what [`write_rust_string`] wrote: a length up to `max_len`, then
+/// valid UTF-8, NUL allowed; the bytes claimed from the allocation budget
+/// first.
+///
+/// Generated code: `#p::read_rust_string(__reader, MAX_LEN)?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_rust_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let text = reader.read_text(max_len, Nul::Allowed)?;
+        owned_string(reader, text, start)
+    })
+}
+
+/// `text` as an owned `String`, its bytes claimed first.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn owned_string(reader: &mut BitReader<'_>, text: &str, start: usize) -> Result<String, Error> {
+    reader.claim_allocation::<u8>(text.len()).map_err(|error| Error::new(error.kind(), start))?;
+    Ok(String::from(text))
+}
+
+/// Reads `T` into a `Box`: `size_of::<T>()` claimed from the allocation
+/// budget first. The value is read (on the stack) and then moved in; for
+/// a boxed array, [`read_boxed_array`] builds it on the heap instead.
+///
+/// Generated code, for a `Box<T>` field whose `T` is read by `READ`:
+/// `#p::read_box(__reader, |__reader| #p::Ok(READ))?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_box<T>(
+    reader: &mut BitReader<'_>,
+    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<Box<T>, Error> {
+    reader.rolled_back(|reader| {
+        reader.claim_allocation::<T>(1)?;
+        Ok(Box::new(read(reader)?))
+    })
+}
+
+/// Reads `N` elements with `read_element` straight into a heap array
+/// (claimed from the budget first): a `Box<[u8; 1_000_000]>` never passes
+/// through the stack. On `Err` the reader is back where it was.
+///
+/// Generated code, for a `Box<[T; N]>` field whose elements are read by
+/// `READ`: `#p::read_boxed_array(__reader, |__reader| #p::Ok(READ))?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_boxed_array<T, const N: usize>(
+    reader: &mut BitReader<'_>,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<Box<[T; N]>, Error> {
+    reader.rolled_back(|reader| {
+        reader.claim_allocation::<T>(N)?;
+        let mut elements = Vec::with_capacity(N);
+        for _ in 0..N {
+            elements.push(read_element(reader)?);
+        }
+        // Exactly N elements: the conversion cannot fail, and it keeps the
+        // allocation (no copy).
+        match Box::<[T; N]>::try_from(elements.into_boxed_slice()) {
+            Ok(array) => Ok(array),
+            Err(_) => Err(Error::new(ErrorKind::InvalidDeclaration, reader.bits_read())),
+        }
+    })
+}
+
+/// Arrays whose `[Option<T>; N]` slots take at most this many bytes are
+/// read in one pass through them; larger ones in two passes that hold only
+/// the `[T; N]` itself on the stack.
+const ARRAY_SLOTS_ON_STACK: usize = 4096;
+
 /// Reads `N` elements with `read_element` into an array, stopping at the
-/// first error. Allocates nothing: arrays of positions are hot.
+/// first error; on `Err` the reader is back where it was. Allocates
+/// nothing: arrays of positions are hot. Up to `ARRAY_SLOTS_ON_STACK` (4096)
+/// bytes of slots it reads each element once; a larger array is read once
+/// to check it and again to build it, so the stack holds the array alone
+/// (a read is a function of the bits and the budget, both put back between
+/// the passes, so the second pass cannot fail).
 #[inline]
 pub fn read_array<T, const N: usize>(
+    reader: &mut BitReader<'_>,
+    read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<[T; N], Error> {
+    // Two functions, so that an unoptimized build does not reserve stack
+    // for the slots of the path it does not take.
+    if size_of::<[Option<T>; N]>() <= ARRAY_SLOTS_ON_STACK {
+        reader.rolled_back(|reader| read_array_through_slots(reader, read_element))
+    } else {
+        read_array_twice(reader, read_element)
+    }
+}
+
+/// [`read_array`] in one pass through `Option` slots.
+#[inline]
+fn read_array_through_slots<T, const N: usize>(
     reader: &mut BitReader<'_>,
     mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
@@ -210,10 +353,72 @@ pub fn read_array<T, const N: usize>(
     Ok(slots.map(|slot| slot.expect("no read failed, so every slot is filled")))
 }
 
-/// `quantize_bits` / `quantize_problem` for one float type.
+/// [`read_array`] in a checking pass, then a building pass (the array is
+/// built straight in the return value: no closure layer to copy it through
+/// in an unoptimized build).
+#[inline(never)]
+fn read_array_twice<T, const N: usize>(
+    reader: &mut BitReader<'_>,
+    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+) -> Result<[T; N], Error> {
+    let start = reader.checkpoint();
+    for _ in 0..N {
+        if let Err(error) = read_element(reader) {
+            reader.rewind(start);
+            return Err(error);
+        }
+    }
+    reader.rewind(start);
+    Ok(core::array::from_fn(|_| {
+        read_element(reader).expect("the first pass read these same bits with this same budget")
+    }))
+}
+
+/// Runs `write` as one write of a value: on `Err` the writer is put back
+/// exactly as it was (its position, and the bits it held), so what follows
+/// is written where the value would have started. One saved state, a few
+/// words, put back on the cold path.
+///
+/// Generated code: the body of `write_to` (and of `write_changes`,
+/// `write_delta`) as `#p::write_atomic(__writer, |__writer| { BODY })`.
+#[inline(always)]
+pub fn write_atomic<W: BitWrite + ?Sized, R>(
+    writer: &mut W,
+    write: impl FnOnce(&mut W) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let start = writer.checkpoint();
+    let result = write(writer);
+    if result.is_err() {
+        rewind_writer(writer, start);
+    }
+    result
+}
+
+#[cold]
+fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
+    writer.rewind(start);
+}
+
+/// Runs `read` as one read of a value: on `Err` the reader is put back
+/// where it was (position and allocation budget); the error keeps the bit
+/// of the part that failed.
+///
+/// Generated code: the body of `read_from` (and of `read_delta`) as
+/// `#p::read_atomic(__reader, |__reader| { BODY })`.
+#[inline(always)]
+pub fn read_atomic<'a, T>(
+    reader: &mut BitReader<'a>,
+    read: impl FnOnce(&mut BitReader<'a>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    reader.rolled_back(read)
+}
+
+/// `quantize_bits` / `quantize_problem` for one float type; `$resolution`
+/// checks what the float's arithmetic resolves, once the declaration is
+/// otherwise valid.
 macro_rules! quantize_checks {
     ($float:ident, $quantizer:ident, $max_steps:expr, $write:literal, $bits:ident, $problem:ident,
-     $overflow:literal, $too_many:literal) => {
+     $overflow:literal, $too_many:literal, $resolution:expr) => {
         #[doc = concat!("Bits of `", $write, "(_, min, max, res)`, computed as the writer does;")]
         /// `0` for a declaration the writer refuses.
         #[inline]
@@ -225,8 +430,10 @@ macro_rules! quantize_checks {
         }
 
         #[doc = concat!("Why a `#[quantize(min, max, res)]` declaration on an `", stringify!($float), "` is")]
-        /// refused, if it is: checked at compile time for values given as
-        /// paths to constants (and for every `f64` declaration).
+        /// refused, if it is: one the writer refuses, or (for `f32`) one f32
+        /// arithmetic does not resolve. The derive checks it at compile time
+        /// for values given as paths to constants (and for every `f64`
+        /// declaration).
         pub const fn $problem(min: $float, max: $float, res: $float) -> Option<&'static str> {
             if !(min.is_finite() && max.is_finite() && res.is_finite()) {
                 return Some("quantize: `min`, `max` and `res` must be finite numbers");
@@ -244,9 +451,44 @@ macro_rules! quantize_checks {
             if delta / res > $max_steps {
                 return Some($too_many);
             }
-            None
+            $resolution(min, max, res)
         }
     };
+}
+
+/// The most steps an `f32` declaration may have: 2^23. Past it f32's
+/// 24-bit significand no longer holds `(value - min) / (max - min)` to a
+/// step, and decoded values land well over `res / 2` away (2.4 `res` for
+/// `[-4096, 4096]` at 0.0005, 16,383,999 steps; see the quantize module).
+pub const F32_RESOLVED_STEPS: u32 = crate::quantize::F32_RESOLVED_STEPS;
+
+/// Whether f32 resolves a declaration that is otherwise valid: at most
+/// [`F32_RESOLVED_STEPS`] steps, and a step no finer than f32 can hold at
+/// `min` and `max` (`|bound| / step` at most 2^23), so that every step has
+/// its own f32 and reads back to itself.
+const fn f32_resolution_problem(min: f32, max: f32, res: f32) -> Option<&'static str> {
+    let quantizer = match Quantizer::new(min, max, res) {
+        Some(quantizer) => quantizer,
+        None => return None,
+    };
+    if quantizer.resolves_every_step() {
+        None
+    } else if quantizer.max_integer() > F32_RESOLVED_STEPS {
+        Some(
+            "quantize: more than 2^23 steps of `res`, more than f32 arithmetic resolves (values \
+             would decode several `res` away); use an `f64` field or a coarser `res`",
+        )
+    } else {
+        Some(
+            "quantize: `res` is finer than f32 can hold at `min` or `max` (a bound more than 2^23 \
+             steps from zero); use an `f64` field or a coarser `res`",
+        )
+    }
+}
+
+/// `f64` declarations: the 2^53 steps the writer takes are the bound.
+const fn f64_resolution_problem(_min: f64, _max: f64, _res: f64) -> Option<&'static str> {
+    None
 }
 
 quantize_checks!(
@@ -257,7 +499,8 @@ quantize_checks!(
     quantize_bits,
     quantize_problem,
     "quantize: `max - min` overflows f32; narrow the range",
-    "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range"
+    "quantize: the range has more than 2^32 steps of `res`; raise `res` or narrow the range",
+    f32_resolution_problem
 );
 
 quantize_checks!(
@@ -268,7 +511,8 @@ quantize_checks!(
     quantize64_bits,
     quantize64_problem,
     "quantize: `max - min` overflows f64; narrow the range",
-    "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range"
+    "quantize: the range has more than 2^53 steps of `res`; raise `res` or narrow the range",
+    f64_resolution_problem
 );
 
 /// Why a `#[bitpack(max_bytes = N)]` is exceeded, if it is: names the
@@ -318,6 +562,22 @@ mod tests {
         assert!(quantize_problem(1.0, 0.0, 0.1).unwrap().contains("swap"));
         assert!(quantize_problem(0.0, 1.0, 0.0).unwrap().contains("above 0"));
         assert!(quantize_problem(0.0, 1e10, 0.1).unwrap().contains("2^32"));
+        // What f32 arithmetic cannot resolve: over 2^23 steps, or a `res`
+        // finer than f32 holds at the bounds.
+        for (min, max, res) in [(-4096.0, 4096.0, 0.0005), (0.0, 16_777_215.0, 1.0), (0.0, 8_388_609.0, 1.0)]
+        {
+            let problem = quantize_problem(min, max, res).unwrap();
+            assert!(problem.contains("2^23") && problem.contains("f64"), "{problem}");
+        }
+        let problem = quantize_problem(1000.0, 1100.0, 0.00002).unwrap();
+        assert!(problem.contains("finer than f32") && problem.contains("f64"), "{problem}");
+        for (min, max, res) in
+            [(-1024.0, 1024.0, 0.01), (0.0, 8_388_608.0, 1.0), (0.0, 1.0, 1.0 / 8_388_608.0)]
+        {
+            assert_eq!(quantize_problem(min, max, res), None, "{min} {max} {res}");
+        }
+        // f64 declarations of the same range are fine.
+        assert_eq!(quantize64_problem(-4096.0, 4096.0, 0.0005), None);
     }
 
     #[test]

@@ -5,6 +5,13 @@
 //! Every step is rounded to the float type and nothing is fused, exactly as
 //! the reference compiles with `-ffp-contract=off`: Rust never contracts
 //! float operations, so plain arithmetic here matches it bit for bit.
+//!
+//! The error bound this arithmetic keeps, f32 rounding included, is
+//! documented (and tested here) on `BitWrite::write_compressed_float`: with
+//! `N` steps of `h`, `M = max(|min|, |max|)` and `u` the unit roundoff
+//! (2^-24, or 2^-53 for f64), `h / 2 + u * (6 * N + M / h + 1) * h`. Half a
+//! step comes from the floor, about `4uN` steps from the write's
+//! subtraction, division, product and sum, `2uN + uM/h` from the read's.
 
 use crate::bits::bits_required64;
 
@@ -15,6 +22,12 @@ pub(crate) const MAX_STEPS: f32 = 4_294_967_040.0;
 /// integer is an exact f64 (so steps convert back and forth exactly).
 pub(crate) const MAX_STEPS_F64: f64 = 9_007_199_254_740_992.0;
 
+/// The most steps f32 arithmetic resolves ([`Quantizer::resolves_every_step`]).
+pub(crate) const F32_RESOLVED_STEPS: u32 = 1 << 23;
+
+/// [`F32_RESOLVED_STEPS`] for f64.
+const F64_RESOLVED_STEPS: u64 = 1 << 52;
+
 /// Below this many steps [`Quantizer::quantize`] takes the signed cast:
 /// `scaled` is at most `max_integer + 0.5`, far below 2^31.
 const SIGNED_CAST_STEPS: u32 = 1 << 30;
@@ -23,7 +36,7 @@ const SIGNED_CAST_STEPS: u32 = 1 << 30;
 /// `$signed` the signed cast below `$signed_steps` steps (branch-free on
 /// x86 where the unsigned one branches), `$ceil` a const ceiling.
 macro_rules! quantizer {
-    ($(#[$doc:meta])* $name:ident, $float:ident, $int:ident, $signed:ident, $max_steps:expr, $signed_steps:expr, $ceil:ident) => {
+    ($(#[$doc:meta])* $name:ident, $float:ident, $int:ident, $signed:ident, $max_steps:expr, $signed_steps:expr, $ceil:ident, $resolved:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct $name {
@@ -61,18 +74,47 @@ macro_rules! quantizer {
                 self.max_integer
             }
 
-            /// The integer the reference writes for a finite `value` (clamped into range).
+            /// Whether the float's arithmetic resolves every step: at most
+            #[doc = concat!("`", stringify!($resolved), "` steps, and a step no finer than the float's spacing")]
+            /// at `min` and `max` (`max(|min|, |max|) / step` within the same
+            /// bound). Then every step decodes to a value of its own that
+            /// quantizes back to it (checked exhaustively on declarations up
+            /// to that many steps); past it, several steps can decode alike
+            /// and the error bound grows with the step count.
+            #[inline]
+            pub(crate) const fn resolves_every_step(&self) -> bool {
+                let max = self.min + self.delta;
+                let magnitude = if self.min.abs() > max.abs() { self.min.abs() } else { max.abs() };
+                let steps = self.max_integer as $float;
+                self.max_integer <= $resolved && magnitude / self.delta * steps <= $resolved as $float
+            }
+
+            /// The integer the reference writes for a finite `value` (clamped into
+            /// range), at most [`Self::max_integer`].
             #[inline]
             pub(crate) fn quantize(&self, value: $float) -> $int {
                 // `max(0.0)` turns a NaN into 0, which is what the reference's clamp
                 // ends in (writes refuse NaN before this anyway).
                 #[allow(clippy::manual_clamp)]
                 let normalized = ((value - self.min) / self.delta).max(0.0).min(1.0);
-                // `max_integer` came from a float, so it converts back exactly and
-                // `normalized <= 1` keeps the result at or below it. The sum is
-                // non-negative, where the truncating cast is the reference's
-                // `floor` (a separate floor measured ~2 compares more per float).
-                let scaled = normalized * self.max_integer as $float + 0.5;
+                // The reference's normative clamp of `floor(scaled)` to
+                // `max_integer`, done before the floor: `max_integer` is a whole
+                // number, so `floor(min(x, m)) == min(floor(x), m)`, and a float
+                // select is one instruction where an integer `min` after the
+                // cast measured four more per float. For an odd `max_integer`
+                // in [2^(p-1), 2^p) (p the significand's bits: 24, 53)
+                // `max_integer + 0.5` is a tie that rounds to the even
+                // `max_integer + 1`: the reader would refuse it, and at `2^p - 1`
+                // it would take one bit more than the field has. Nowhere else
+                // does the clamp change a result.
+                let top = self.max_integer as $float;
+                let scaled = normalized * top + 0.5;
+                // A compare and select, one `minss` on x86: `min` would also
+                // handle a NaN, which `normalized` already turned into 0.
+                let scaled = if scaled < top { scaled } else { top };
+                // The sum is non-negative, where the truncating cast is the
+                // reference's `floor` (a separate floor measured ~2 compares more
+                // per float).
                 if self.max_integer < $signed_steps {
                     // The same truncation, branch-free on x86 where the unsigned
                     // cast branches (5% of a snapshot encode); `max_integer` is a
@@ -99,13 +141,13 @@ macro_rules! quantizer {
 
 quantizer!(
     /// A validated `(min, max, res)` declaration and what follows from it.
-    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32
+    Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32, F32_RESOLVED_STEPS
 );
 
 quantizer!(
     /// [`Quantizer`] for `f64` fields: the same steps in f64 arithmetic, up
     /// to 2^53 of them.
-    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64
+    Quantizer64, f64, u64, i64, MAX_STEPS_F64, 1 << 62, ceil_f64, F64_RESOLVED_STEPS
 );
 
 /// Ceiling for positive finite values, without `std`.
@@ -153,7 +195,139 @@ mod tests {
         let scaled = normalized * q.max_integer as f32 + 0.5;
         // Every f32 at or above 2^23 is already an integer.
         let floor = if scaled >= 8_388_608.0 { scaled } else { (scaled as u32) as f32 };
-        floor as u32
+        // The normative clamp after the floor (the reference's fix, after 1.11.0).
+        (floor as u32).min(q.max_integer)
+    }
+
+    #[test]
+    fn the_top_of_the_range_never_quantizes_past_max_integer() {
+        // The two witnesses: an odd step count in [2^23, 2^24), where
+        // `max_integer + 0.5` rounds to `max_integer + 1` in f32.
+        for (max, bits) in [(8_388_609.0f32, 24), (16_777_215.0, 24)] {
+            let q = Quantizer::new(0.0, max, 1.0).unwrap();
+            assert_eq!((q.max_integer, q.bits), (max as u32, bits));
+            for value in [max, max + 1.0, max * 2.0, f32::MAX] {
+                assert_eq!(q.quantize(value), q.max_integer, "{value} in [0, {max}]");
+            }
+            // Without the clamp: one past the maximum, which the reader refuses.
+            let scaled = 1.0f32 * q.max_integer as f32 + 0.5;
+            assert_eq!(scaled as u32, q.max_integer + 1);
+        }
+    }
+
+    #[test]
+    fn every_odd_step_count_of_the_band_stays_in_its_bits() {
+        // f32: every odd step count in [2^23, 2^24), at the maximum and just
+        // below it, over [0, N] and [-N/2, N/2] by 1.
+        for steps in (8_388_609u32..16_777_216).step_by(2) {
+            let half = (steps / 2) as f32;
+            for (min, max) in [(0.0, steps as f32), (-half, steps as f32 - half)] {
+                let q = Quantizer::new(min, max, 1.0).unwrap();
+                assert_eq!(q.max_integer, steps);
+                let top = q.quantize(max);
+                assert!(top <= q.max_integer && u64::from(top) >> q.bits == 0, "{steps}: {top}");
+                assert!(q.dequantize(top).is_some());
+            }
+        }
+        // f64: odd step counts across [2^52, 2^53).
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..100_000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let steps = (1u64 << 52) | (seed >> 12) | 1;
+            let q = Quantizer64::new(0.0, steps as f64, 1.0).unwrap();
+            assert_eq!(q.max_integer, steps);
+            let top = q.quantize(steps as f64);
+            assert_eq!(top, steps, "{steps}");
+            assert_eq!(top >> q.bits, 0);
+        }
+        for steps in [(1u64 << 52) + 1, (1 << 53) - 1] {
+            let q = Quantizer64::new(0.0, steps as f64, 1.0).unwrap();
+            assert_eq!(q.quantize(f64::MAX), steps);
+            assert_eq!(q.bits, 53);
+        }
+    }
+
+    #[test]
+    fn where_f32_resolves_every_step_each_reads_back_to_itself() {
+        // Exhaustively, up to 2^23 steps.
+        for (min, max, res) in
+            [(-1024.0, 1024.0, 0.01), (0.0, 1.0, 1.0 / 8_388_607.0), (-4096.0, 4096.0, 0.001)]
+        {
+            let q = Quantizer::new(min, max, res).unwrap();
+            assert!(q.resolves_every_step(), "[{min}, {max}] at {res}");
+            for step in 0..=q.max_integer {
+                assert_eq!(q.quantize(q.dequantize(step).unwrap()), step, "[{min}, {max}] at {res}");
+            }
+        }
+        // Past it, some steps decode to a value that quantizes elsewhere.
+        for (min, max, res) in [(-1024.0, 1024.0, 0.0001), (1000.0, 1100.0, 0.00002)] {
+            let q = Quantizer::new(min, max, res).unwrap();
+            assert!(!q.resolves_every_step(), "[{min}, {max}] at {res}");
+            assert!((0..=q.max_integer).any(|step| q.quantize(q.dequantize(step).unwrap()) != step));
+        }
+        assert!(Quantizer64::new(-1.0e6, 1.0e6, 0.001).unwrap().resolves_every_step());
+        assert!(!Quantizer64::new(0.0, 1.0, 1.0e-300).unwrap().resolves_every_step());
+    }
+
+    /// The bound of the module docs, in steps.
+    fn error_bound_in_steps(q: &Quantizer) -> f64 {
+        let n = f64::from(q.max_integer);
+        let step = f64::from(q.delta) / n;
+        let magnitude = f64::from(q.min.abs().max((q.min + q.delta).abs()));
+        0.5 + (6.0 * n + magnitude / step + 1.0) / 16_777_216.0
+    }
+
+    /// The largest distance, in steps, between a value and what it decodes
+    /// to, over `samples` values spread across the range.
+    fn worst_error_in_steps(q: &Quantizer, samples: u32) -> f64 {
+        let step = f64::from(q.delta) / f64::from(q.max_integer);
+        let mut worst = 0.0f64;
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for index in 0..samples {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let t = if index % 2 == 0 {
+                f64::from(index) / f64::from(samples)
+            } else {
+                (seed >> 11) as f64 / (1u64 << 53) as f64
+            };
+            let value = (f64::from(q.min) + f64::from(q.delta) * t) as f32;
+            if value < q.min || value > q.min + q.delta {
+                continue;
+            }
+            let back = q.dequantize(q.quantize(value)).unwrap();
+            worst = worst.max((f64::from(back) - f64::from(value)).abs() / step);
+        }
+        worst
+    }
+
+    #[test]
+    fn decoded_values_stay_within_the_documented_bound() {
+        let declarations = [
+            (0.0, 10.0, 1.0),
+            (-1024.0, 1024.0, 0.01),
+            (-1024.0, 1024.0, 0.001),
+            (0.0, 1.0, 1.0 / 8_388_608.0),
+            (-4096.0, 4096.0, 0.0005),
+            (-100.0, 100.0, 0.00001),
+            (1000.0, 1100.0, 0.00002),
+            (0.0, 1.0e9, 1.0),
+            (-2.0e9, 2.0e9, 1.0),
+        ];
+        for (min, max, res) in declarations {
+            let q = Quantizer::new(min, max, res).unwrap();
+            let (worst, bound) = (worst_error_in_steps(&q, 200_000), error_bound_in_steps(&q));
+            assert!(worst <= bound, "[{min}, {max}] at {res}: {worst} steps, bound {bound}");
+        }
+        // The figures the module docs quote.
+        let near = |min, max, res, low: f64, high: f64| {
+            let worst = worst_error_in_steps(&Quantizer::new(min, max, res).unwrap(), 400_000);
+            assert!((low..=high).contains(&worst), "[{min}, {max}] at {res}: {worst}");
+        };
+        near(-1024.0, 1024.0, 0.01, 0.5, 0.58);
+        near(-4096.0, 4096.0, 0.0005, 2.0, 2.5);
+        near(0.0, 1.0e9, 1.0, 16.0, 32.5);
     }
 
     #[test]
@@ -196,7 +370,11 @@ mod tests {
                     let scaled = normalized * q.max_integer as f64 + 0.5;
                     let floor =
                         if scaled >= 4_503_599_627_370_496.0 { scaled } else { (scaled as u64) as f64 };
-                    assert_eq!(q.quantize(value), floor as u64, "{value} in {min} {max} {res}");
+                    assert_eq!(
+                        q.quantize(value),
+                        (floor as u64).min(q.max_integer),
+                        "{value} in {min} {max} {res}"
+                    );
                 }
             }
             // Every step decodes to a value that quantizes back to it.

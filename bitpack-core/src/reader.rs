@@ -7,14 +7,27 @@ use crate::relative::{
     ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, ACK_WINDOW, LAST_TIER_HIGH, RELATIVE_TIERS, RelativeInt,
     SEQUENCE_WRAP, ack_delta, tier_bits,
 };
-use crate::write::{align_padding, has_nul};
+use crate::write::{Nul, align_padding, has_nul};
 
 /// Reads what a [`crate::BitWriter`] wrote, with the same parameters.
 ///
 /// Every read checks its bound first and returns `Err` rather than
 /// panicking; a failed read leaves the position where it was. The reader
 /// never looks past its slice, and ignores the unused high bits of the last
-/// byte. Nothing allocates except [`BitReader::read_wstr`].
+/// byte. Its own reads allocate nothing except [`BitReader::read_wstr`].
+///
+/// # Allocation budget
+///
+/// A reader carries a budget of bytes that decoding may allocate, as
+/// bincode 2's limit does: every adaptive `Vec`, `String`, `Box` and wide
+/// string the core builds while reading (and every `Vec` read through
+/// `__private::read_vec`) first claims `len * size_of::<T>()` from it, and
+/// is refused with [`ErrorKind::AllocationLimit`] past it, before
+/// allocating. Nested collections claim their total. [`BitReader::new`] sets
+/// [`BitReader::default_limit`] of its input, [`BitReader::with_limit`] a
+/// given one; a hand-written `read_from` that allocates claims with
+/// [`BitReader::claim_allocation`]. A failed read gives back what it
+/// claimed.
 ///
 /// ```
 /// use bitpack_core::BitReader;
@@ -29,13 +42,112 @@ pub struct BitReader<'a> {
     bytes: &'a [u8],
     position: usize,
     len_bits: usize,
+    /// Bytes decoding may still allocate.
+    allocation_left: usize,
+}
+
+/// `allocation_left` of a reader made by `BitReader::new` until its first
+/// claim: the default limit, worked out from the input's length only when a
+/// read allocates. (Working it out in `new` measured 5% more instructions
+/// on a 14-field read that allocates nothing.)
+const DEFAULT_LIMIT: usize = usize::MAX;
+
+/// A reader's position and budget, to put it back after a failed read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReadCheckpoint {
+    position: usize,
+    allocation_left: usize,
 }
 
 impl<'a> BitReader<'a> {
-    /// A reader at the first bit of `bytes`.
+    /// The allocation budget of a reader made by [`BitReader::new`] (and so
+    /// of [`crate::decode`]): 64 KiB, plus 1 KiB per input byte. Enough for
+    /// any message of the benchmark datasets (every snapshot, input and
+    /// delta decodes within it, tested), and for a 1-bit `None` or empty
+    /// value standing for 128 bytes of heap; a 5-byte hostile input gets 69
+    /// KiB, where it could ask for gigabytes. Pass a larger limit to
+    /// [`BitReader::with_limit`] or [`crate::decode_with_limit`] for values
+    /// that expand more.
+    ///
+    /// ```
+    /// use bitpack_core::BitReader;
+    /// assert_eq!(BitReader::default_limit(0), 65_536);
+    /// assert_eq!(BitReader::default_limit(1200), 65_536 + 1200 * 1024);
+    /// ```
+    #[inline]
+    pub const fn default_limit(input_len: usize) -> usize {
+        (64 * 1024usize).saturating_add(input_len.saturating_mul(1024))
+    }
+
+    /// A reader at the first bit of `bytes`, with the allocation budget
+    /// [`BitReader::default_limit`]`(bytes.len())`.
     #[inline]
     pub fn new(bytes: &'a [u8]) -> Self {
-        BitReader { bytes, position: 0, len_bits: bytes.len().saturating_mul(8) }
+        BitReader {
+            bytes,
+            position: 0,
+            len_bits: bytes.len().saturating_mul(8),
+            allocation_left: DEFAULT_LIMIT,
+        }
+    }
+
+    /// A reader at the first bit of `bytes` that may allocate at most
+    /// `limit` bytes for what it decodes (`usize::MAX`: no limit).
+    ///
+    /// ```
+    /// use bitpack_core::{BitReader, ErrorKind};
+    /// let mut reader = BitReader::with_limit(&[0u8; 4], 16);
+    /// reader.claim_allocation::<u32>(3)?; // 12 bytes
+    /// assert_eq!(reader.allocation_left(), 4);
+    /// let error = reader.claim_allocation::<u32>(2).unwrap_err();
+    /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
+    /// assert_eq!(reader.allocation_left(), 4); // nothing claimed
+    /// # Ok::<(), bitpack_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn with_limit(bytes: &'a [u8], limit: usize) -> Self {
+        // One byte less than `usize::MAX`, which stands for the default.
+        let limit = limit.min(DEFAULT_LIMIT - 1);
+        BitReader { bytes, position: 0, len_bits: bytes.len().saturating_mul(8), allocation_left: limit }
+    }
+
+    /// Bytes decoding may still allocate.
+    #[inline]
+    pub fn allocation_left(&self) -> usize {
+        if self.allocation_left == DEFAULT_LIMIT {
+            Self::default_limit(self.bytes.len())
+        } else {
+            self.allocation_left
+        }
+    }
+
+    /// Claims room for `count` values of `T` (`count * size_of::<T>()`
+    /// bytes) from the allocation budget; call it before allocating them.
+    /// [`ErrorKind::AllocationLimit`] past the budget, and then nothing is
+    /// claimed.
+    #[inline]
+    pub fn claim_allocation<T>(&mut self, count: usize) -> Result<(), Error> {
+        let left = self.allocation_left();
+        match count.checked_mul(size_of::<T>()) {
+            Some(bytes) if bytes <= left => {
+                self.allocation_left = left - bytes;
+                Ok(())
+            }
+            _ => Err(Error::new(ErrorKind::AllocationLimit, self.position)),
+        }
+    }
+
+    /// Where the reader is, and what it may still allocate.
+    #[inline(always)]
+    pub(crate) fn checkpoint(&self) -> ReadCheckpoint {
+        ReadCheckpoint { position: self.position, allocation_left: self.allocation_left }
+    }
+
+    /// Puts the reader back at `checkpoint` (after a failed read).
+    #[cold]
+    pub(crate) fn rewind(&mut self, checkpoint: ReadCheckpoint) {
+        self.position = checkpoint.position;
+        self.allocation_left = checkpoint.allocation_left;
     }
 
     /// Bits read so far.
@@ -64,15 +176,34 @@ impl<'a> BitReader<'a> {
         Err(Error::new(kind, start))
     }
 
-    /// Runs a read of several parts as one: on `Err` the position goes back
-    /// to where it started, and the error names that start.
+    /// Runs a read of several parts as one: on `Err` the reader goes back
+    /// to where it started (its budget too), and the error names that start.
     #[inline(always)]
     fn atomic<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
-        let start = self.position;
+        let start = self.checkpoint();
         match read(self) {
             Ok(value) => Ok(value),
-            Err(error) => self.fail(start, error.kind()),
+            Err(error) => {
+                self.rewind(start);
+                Err(Error::new(error.kind(), start.position))
+            }
         }
+    }
+
+    /// Runs a read of several parts as one: on `Err` the reader goes back to
+    /// where it started (its budget too), and the error keeps the bit where
+    /// the failing part started.
+    #[inline(always)]
+    pub(crate) fn rolled_back<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let start = self.checkpoint();
+        let result = read(self);
+        if result.is_err() {
+            self.rewind(start);
+        }
+        result
     }
 
     /// `Err` unless `bits` more bits remain.
@@ -332,6 +463,12 @@ impl<'a> BitReader<'a> {
     /// Refuses a length over `max_len`, invalid UTF-8 and NUL bytes.
     #[inline]
     pub fn read_str(&mut self, max_len: usize) -> Result<&'a str, Error> {
+        self.read_text(max_len, Nul::Refused)
+    }
+
+    /// `read_str`'s wire, a NUL refused or not.
+    #[inline(always)]
+    pub(crate) fn read_text(&mut self, max_len: usize, nul: Nul) -> Result<&'a str, Error> {
         self.atomic(|reader| {
             let start = reader.position;
             let len = reader.take(bit_length_u128(max_len as u128))?;
@@ -342,7 +479,7 @@ impl<'a> BitReader<'a> {
             let Ok(text) = core::str::from_utf8(bytes) else {
                 return Err(Error::new(ErrorKind::InvalidUtf8, start));
             };
-            if has_nul(bytes) {
+            if nul == Nul::Refused && has_nul(bytes) {
                 return Err(Error::new(ErrorKind::InteriorNul, start));
             }
             Ok(text)
@@ -350,9 +487,10 @@ impl<'a> BitReader<'a> {
     }
 
     /// A string written by `write_wstr(s, max_units)`. The only read that
-    /// allocates: at most one byte per 8 bits that remain in the input.
-    /// Refuses a count over `max_units`, a group above `0xFFFF`, a zero
-    /// group and unpaired surrogates.
+    /// allocates: the string's UTF-8 bytes (at most 3 per 32 input bits),
+    /// claimed from the allocation budget first. Refuses a count over
+    /// `max_units`, a group above `0xFFFF`, a zero group and unpaired
+    /// surrogates.
     #[cfg(feature = "alloc")]
     pub fn read_wstr(&mut self, max_units: usize) -> Result<alloc::string::String, Error> {
         self.atomic(|reader| reader.read_wstr_inner(max_units))
@@ -368,7 +506,26 @@ impl<'a> BitReader<'a> {
         // Each unit takes 32 bits: check they are all there before allocating.
         let units = units as usize;
         self.need(units.saturating_mul(32))?;
-        let mut text = alloc::string::String::with_capacity(units);
+        // A first pass checks the units and counts the UTF-8 bytes, so the
+        // budget is claimed and the string allocated once, exactly.
+        let mut measure = self.clone();
+        let mut len = 0;
+        measure.read_utf16_chars(units, start, |c| len += c.len_utf8())?;
+        self.claim_allocation::<u8>(len)?;
+        let mut text = alloc::string::String::with_capacity(len);
+        self.read_utf16_chars(units, start, |c| text.push(c))?;
+        Ok(text)
+    }
+
+    /// Reads `units` UTF-16 code units (32 bits each) and hands each
+    /// character to `each`.
+    #[cfg(feature = "alloc")]
+    fn read_utf16_chars(
+        &mut self,
+        units: usize,
+        start: usize,
+        mut each: impl FnMut(char),
+    ) -> Result<(), Error> {
         let mut left = units;
         while left > 0 {
             let unit = self.read_utf16_unit(start)?;
@@ -389,11 +546,11 @@ impl<'a> BitReader<'a> {
                 _ => unit,
             };
             match char::from_u32(code_point) {
-                Some(c) => text.push(c),
+                Some(c) => each(c),
                 None => return Err(Error::new(ErrorKind::InvalidUtf16, start)),
             }
         }
-        Ok(text)
+        Ok(())
     }
 
     #[cfg(feature = "alloc")]
@@ -407,7 +564,8 @@ impl<'a> BitReader<'a> {
     }
 
     /// A value written by `write_int_relative(previous, value)`; refuses
-    /// any value that does not come strictly after `previous`.
+    /// any value that does not come strictly after `previous`, and an
+    /// absolute value for a difference a tier holds (`NonCanonical`).
     #[inline]
     pub fn read_int_relative<T: RelativeInt>(&mut self, previous: T) -> Result<T, Error> {
         self.atomic(|reader| {
@@ -428,7 +586,7 @@ impl<'a> BitReader<'a> {
                     if current > previous
                         && current.to_wire().wrapping_sub(previous.to_wire()) <= LAST_TIER_HIGH
                     {
-                        return Err(Error::new(ErrorKind::OutOfRange, start));
+                        return Err(Error::new(ErrorKind::NonCanonical, start));
                     }
                     current
                 }
@@ -449,7 +607,8 @@ impl<'a> BitReader<'a> {
         Ok(None)
     }
 
-    /// An ack written by `write_ack_relative(sequence, ack)`.
+    /// An ack written by `write_ack_relative(sequence, ack)`; refuses 16
+    /// raw bits for an ack the 64-ack window holds (`NonCanonical`).
     #[inline]
     pub fn read_ack_relative(&mut self, sequence: u16) -> Result<u16, Error> {
         self.atomic(|reader| {
@@ -461,7 +620,7 @@ impl<'a> BitReader<'a> {
                 let ack = reader.take(16)? as u16;
                 // The writer sends a delta the window holds as a delta.
                 if ack_delta(sequence, ack) <= ACK_WINDOW {
-                    return Err(Error::new(ErrorKind::OutOfRange, start));
+                    return Err(Error::new(ErrorKind::NonCanonical, start));
                 }
                 Ok(ack)
             }

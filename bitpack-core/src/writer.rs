@@ -87,7 +87,35 @@ impl<'a> BitWriter<'a> {
     }
 }
 
+/// A [`BitWriter`]'s state: its pending bits and where they go. The words
+/// flushed before it stay in the buffer; those flushed after it are
+/// rewritten as writing goes on, and never counted by `finish` before.
+#[derive(Clone, Copy, Debug)]
+pub struct WriterCheckpoint {
+    scratch: u64,
+    scratch_bits: u32,
+    word_index: usize,
+}
+
 impl BitSink for BitWriter<'_> {
+    type Checkpoint = WriterCheckpoint;
+
+    #[inline(always)]
+    fn checkpoint(&self) -> WriterCheckpoint {
+        WriterCheckpoint {
+            scratch: self.scratch,
+            scratch_bits: self.scratch_bits,
+            word_index: self.word_index,
+        }
+    }
+
+    #[inline(always)]
+    fn rewind(&mut self, checkpoint: WriterCheckpoint) {
+        self.scratch = checkpoint.scratch;
+        self.scratch_bits = checkpoint.scratch_bits;
+        self.word_index = checkpoint.word_index;
+    }
+
     #[inline(always)]
     fn position(&self) -> usize {
         self.word_index * 8 + self.scratch_bits as usize

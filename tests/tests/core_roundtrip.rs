@@ -326,7 +326,7 @@ fn non_canonical_relative_encodings_are_refused() {
     writer.write_u32(101).unwrap();
     let used = writer.finish().unwrap();
     let error = BitReader::new(&buf[..used]).read_int_relative(100u32).unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::OutOfRange);
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
     // The largest tier difference sent absolute is refused; one past it is the writer's own form.
     for (current, ok) in [(100 + 69_914, false), (100 + 69_915, true)] {
         let mut buf = [0u8; 8];
@@ -344,6 +344,6 @@ fn non_canonical_relative_encodings_are_refused() {
     writer.write_u16(97).unwrap();
     let used = writer.finish().unwrap();
     let mut reader = BitReader::new(&buf[..used]);
-    assert_eq!(reader.read_ack_relative(100).unwrap_err().kind(), ErrorKind::OutOfRange);
+    assert_eq!(reader.read_ack_relative(100).unwrap_err().kind(), ErrorKind::NonCanonical);
     assert_eq!(reader.bits_read(), 0);
 }

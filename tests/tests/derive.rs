@@ -321,13 +321,13 @@ struct Planet {
 /// The same declaration on an f64 and an f32 field: different wires.
 #[derive(BitPack, Debug, Clone, Copy, PartialEq)]
 struct Coarse {
-    #[quantize(min = -1.0e9, max = 1.0e9, res = 1.0)]
+    #[quantize(min = -1000.0, max = 1000.0, res = 0.001)]
     x: f64,
 }
 
 #[derive(BitPack, Debug, Clone, Copy, PartialEq)]
 struct CoarseF32 {
-    #[quantize(min = -1.0e9, max = 1.0e9, res = 1.0)]
+    #[quantize(min = -1000.0, max = 1000.0, res = 0.001)]
     x: f32,
 }
 
@@ -336,7 +336,8 @@ fn quantized_doubles_write_the_core_bytes() {
     // 2e11 steps of 0.01: 38 bits, more than an f32 declaration may have.
     assert_eq!(Planet::MAX_BITS, 38);
     assert_ne!(Coarse::SCHEMA, CoarseF32::SCHEMA);
-    assert_eq!((Coarse::MAX_BITS, CoarseF32::MAX_BITS), (31, 31));
+    // 2,000,000 steps either way (an f32 declaration may have up to 2^23).
+    assert_eq!((Coarse::MAX_BITS, CoarseF32::MAX_BITS), (21, 21));
     for x in [-1.0e9, -123_456_789.012, 0.0, 0.005, 987_654_321.987, 1.0e9, 2.0e9, -5.0e9] {
         let planet = Planet { x };
         let bytes = bitpack::encode(&planet).expect("encodes");

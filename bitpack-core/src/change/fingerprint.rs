@@ -74,7 +74,7 @@ impl Fingerprint {
 /// assert_eq!(sink.finish().len(), 13);
 /// # Ok::<(), bitpack_core::Error>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct BitFingerprint {
     start: usize,
     len: usize,
@@ -118,6 +118,19 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl BitSink for BitFingerprint {
+    // The whole sink is a few words: a copy is its checkpoint.
+    type Checkpoint = BitFingerprint;
+
+    #[inline(always)]
+    fn checkpoint(&self) -> BitFingerprint {
+        *self
+    }
+
+    #[inline(always)]
+    fn rewind(&mut self, checkpoint: BitFingerprint) {
+        *self = checkpoint;
+    }
+
     #[inline(always)]
     fn position(&self) -> usize {
         self.start + self.len

@@ -22,7 +22,7 @@
 
 mod fingerprint;
 mod record;
-mod relative;
+pub(crate) mod relative;
 mod ring;
 mod tracker;
 

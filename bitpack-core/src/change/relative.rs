@@ -82,8 +82,9 @@ pub fn write_relative_int<W: BitWrite>(
 }
 
 /// Reads what [`write_relative_int`] wrote against the same `baseline`,
-/// `min` and `max`. A result outside `[min, max]` is an `Err`; on any
-/// `Err` the reader's position is unchanged.
+/// `min` and `max`. A result outside `[min, max]` is an `Err`, and so is a
+/// far value within -4..=+3 of the baseline (`NonCanonical`: the writer
+/// sends those near); on any `Err` the reader's position is unchanged.
 #[inline]
 pub fn read_relative_int(
     reader: &mut BitReader<'_>,
@@ -97,7 +98,11 @@ pub fn read_relative_int(
     }
     let mut staged = reader.clone();
     let value = if staged.read_bool()? {
-        staged.read_int64(min, max).map_err(|error| Error::new(error.kind(), start))?
+        let value = staged.read_int64(min, max).map_err(|error| Error::new(error.kind(), start))?;
+        if is_near(value, baseline) {
+            return Err(Error::new(ErrorKind::NonCanonical, start));
+        }
+        value
     } else {
         let offset = staged.read_bits(NEAR_BITS).map_err(|error| Error::new(error.kind(), start))?;
         let value = i128::from(baseline) + i128::from(offset) + i128::from(NEAR_MIN);
@@ -206,33 +211,74 @@ pub fn write_relative_steps<W: BitWrite>(
 }
 
 /// Reads what [`write_relative_steps`] wrote against the same `baseline`
-/// and `max_steps`. Steps outside `0..=max_steps` are an `Err`; on any
-/// `Err` the reader's position is unchanged.
+/// and `max_steps`. Steps outside `0..=max_steps` are an `Err`, and so is a
+/// middle-tier difference the near tier holds (`NonCanonical`: the writer
+/// sends those near). A far value is always accepted: the writer sends one
+/// whatever the difference when it has no baseline. On any `Err` the
+/// reader's position is unchanged.
 #[inline(always)]
 pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u64, max_steps: u64) -> Result<u64, Error> {
+    read_steps(reader, StepsBaseline::Maybe(baseline), max_steps)
+}
+
+/// What a reader of relative steps knows of the writer's baseline.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum StepsBaseline {
+    /// The writer had this baseline or none: tiers relative to it, and a
+    /// far value whatever it is.
+    Maybe(u64),
+    /// The writer had this baseline: a far value only for a difference no
+    /// tier holds.
+    Known(u64),
+    /// The writer had none: only a far value.
+    None,
+}
+
+/// [`read_relative_steps`], refusing every form the writer would not pick
+/// given what `baseline` says of its baseline.
+#[inline(always)]
+pub(crate) fn read_steps(
+    reader: &mut BitReader<'_>,
+    baseline: StepsBaseline,
+    max_steps: u64,
+) -> Result<u64, Error> {
     let start = reader.bits_read();
     let bits = bit_length_u128(u128::from(max_steps));
     let steps = read_tiers(reader, baseline, bits);
-    match steps.map(u64::try_from) {
-        Ok(Ok(steps)) if steps <= max_steps => Ok(steps),
-        Ok(_) => reader.fail(start, ErrorKind::OutOfRange),
+    match steps.map(|steps| steps.map(u64::try_from)) {
+        Ok(Some(Ok(steps))) if steps <= max_steps => Ok(steps),
+        Ok(Some(_)) => reader.fail(start, ErrorKind::OutOfRange),
+        Ok(None) => reader.fail(start, ErrorKind::NonCanonical),
         Err(error) => reader.fail(start, error.kind()),
     }
 }
 
-/// The steps a tiered value names (unchecked); the reader moves past it.
+/// The steps a tiered value names (unchecked), or `None` for a tier the
+/// writer would not have picked; the reader moves past it.
 #[inline(always)]
-fn read_tiers(reader: &mut BitReader<'_>, baseline: u64, bits: u32) -> Result<i128, Error> {
+fn read_tiers(reader: &mut BitReader<'_>, baseline: StepsBaseline, bits: u32) -> Result<Option<i128>, Error> {
+    let base = match baseline {
+        StepsBaseline::Maybe(base) | StepsBaseline::Known(base) => Some(i128::from(base)),
+        StepsBaseline::None => None,
+    };
     if reader.take(1)? == 0 {
         let offset = reader.take(NEAR_BITS)?;
-        return Ok(i128::from(baseline) + i128::from(offset) + i128::from(NEAR_MIN));
+        return Ok(base.map(|base| base + i128::from(offset) + i128::from(NEAR_MIN)));
     }
     if reader.take(1)? == 0 {
         let mid = mid_bits(bits);
-        let offset = reader.take(mid)?;
-        return Ok(i128::from(baseline) + i128::from(offset) - (1i128 << (mid - 1)));
+        let difference = i128::from(reader.take(mid)?) - (1i128 << (mid - 1));
+        // The writer sends a difference the near tier holds near.
+        return Ok(base.filter(|_| steps_tier(difference, bits) == 1).map(|base| base + difference));
     }
-    Ok(i128::from(reader.take(bits)?))
+    let steps = i128::from(reader.take(bits)?);
+    // Knowing the writer's baseline, a far value is one no tier holds.
+    if let StepsBaseline::Known(base) = baseline
+        && steps_tier(steps - i128::from(base), bits) != 2
+    {
+        return Ok(None);
+    }
+    Ok(Some(steps))
 }
 
 #[cfg(test)]

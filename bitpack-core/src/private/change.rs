@@ -4,7 +4,7 @@
 //! module after the field's type.
 
 use crate::change::{BitFingerprint, Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::write::BitWrite;
 
 /// Writes a tracked group's flag, fingerprinting what `group` writes where
@@ -30,6 +30,32 @@ pub fn delta_group<W: BitWrite>(
 ) -> Result<bool, Error> {
     let start = writer.bits_written().saturating_add(1);
     write_delta_flag(writer, Fingerprint::of(start, now)?, Fingerprint::of(start, then)?)
+}
+
+/// After a delta group flagged as sent has been read: refuses it when its
+/// bits equal the baseline's (`NonCanonical`, naming the flag's bit), since
+/// [`delta_group`] sends a group only when they differ. `now` writes the
+/// decoded group as `delta_group`'s `now` does (absolute, relative fields
+/// included), `then` the baseline's; both fingerprinted from the bit after
+/// the flag, as the writer did.
+///
+/// Generated `read_delta`, for a group (and a nested group alike): take
+/// `let __flag = #p::BitReader::bits_read(__reader);` before reading the
+/// flag, and after reading the sent fields into their locals call
+/// `#p::delta_group_sent(__flag, |__writer: &mut #p::BitFingerprint| {
+/// WRITES OF THE LOCALS; #p::Ok(()) }, |__writer: &mut #p::BitFingerprint| {
+/// WRITES OF THE BASELINE'S FIELDS; #p::Ok(()) })?;`.
+#[inline]
+pub fn delta_group_sent(
+    flag_bit: usize,
+    now: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+    then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let start = flag_bit.saturating_add(1);
+    if Fingerprint::of(start, now)? == Fingerprint::of(start, then)? {
+        return Err(Error::new(ErrorKind::NonCanonical, flag_bit));
+    }
+    Ok(())
 }
 
 /// The message for a relative range the core cannot code (outside i64).
@@ -114,7 +140,8 @@ macro_rules! relative_float {
     ($module:ident, $float:ident, $quantizer:ident, $write:literal, $read:literal) => {
         #[doc = concat!("`#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `", stringify!($float), "`.")]
         pub mod $module {
-            use crate::change::{read_relative_steps, write_relative_steps};
+            use crate::change::relative::{StepsBaseline, read_steps};
+            use crate::change::write_relative_steps;
             use crate::error::{Error, ErrorKind};
             use crate::quantize::$quantizer;
             use crate::reader::BitReader;
@@ -131,6 +158,31 @@ macro_rules! relative_float {
                 let steps = quantizer.quantize(baseline);
                 let decoded = quantizer.dequantize(steps)?;
                 (quantizer.quantize(decoded) == steps).then_some(u64::from(steps))
+            }
+
+            /// What the reader knows of the steps the writer coded against,
+            /// holding `baseline` (the writer's, or what was decoded of it).
+            /// Near and mid values are written only against agreed steps, and
+            /// the agreed steps of both are the same, so with none agreed only a
+            /// far value is canonical. Where every step reads back to itself
+            /// the writer always agrees, so a far value is canonical only for a
+            /// difference no tier holds, unless `baseline` is also what a
+            /// neighbouring step decodes to (then the writer may have held a
+            /// baseline of that step and sent far: accept it).
+            #[inline(always)]
+            fn writers_baseline(quantizer: &$quantizer, baseline: $float) -> StepsBaseline {
+                let Some(steps) = agreed_steps(quantizer, baseline) else { return StepsBaseline::None };
+                let step = quantizer.quantize(baseline);
+                let decodes_to_baseline = |neighbour: Option<_>| {
+                    neighbour.and_then(|neighbour| quantizer.dequantize(neighbour)) == Some(baseline)
+                };
+                let ambiguous =
+                    decodes_to_baseline(step.checked_sub(1)) || decodes_to_baseline(step.checked_add(1));
+                if quantizer.resolves_every_step() && !ambiguous {
+                    StepsBaseline::Known(steps)
+                } else {
+                    StepsBaseline::Maybe(steps)
+                }
             }
 
             #[doc = concat!("Writes `value` as `", $write, "` would refuse or quantize it, coded")]
@@ -168,9 +220,11 @@ macro_rules! relative_float {
                 let at = reader.bits_read();
                 let quantizer =
                     $quantizer::new(min, max, res).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
-                // Near and mid values were written only where these steps agree.
-                let base = u64::from(quantizer.quantize(baseline));
-                let steps = read_relative_steps(reader, base, u64::from(quantizer.max_integer()))?;
+                let steps = read_steps(
+                    reader,
+                    writers_baseline(&quantizer, baseline),
+                    u64::from(quantizer.max_integer()),
+                )?;
                 // Cannot fail: the steps are at most the maximum, which fits.
                 let steps = steps.try_into().unwrap_or(quantizer.max_integer());
                 Ok(quantizer.dequantize(steps).unwrap_or(0.0))
@@ -273,6 +327,28 @@ mod tests {
         relative_f32::write(&mut counter, quantizer.dequantize(steps - 8).unwrap(), agreed, min, max, res)
             .unwrap();
         assert_eq!(counter.bits_written(), 4);
+    }
+
+    #[test]
+    fn relative_steps_of_the_top_of_the_range_stay_in_range() {
+        // Odd step counts in [2^23, 2^24) (and [2^52, 2^53) for f64): the
+        // maximum quantizes to itself, not one past it.
+        for max in [8_388_609.0f32, 16_777_215.0] {
+            let mut buf = [0u8; 8];
+            let mut writer = BitWriter::new(&mut buf);
+            relative_f32::write(&mut writer, max, 0.0, 0.0, max, 1.0).unwrap();
+            relative_f32::write(&mut writer, max, max - 1.0, 0.0, max, 1.0).unwrap();
+            writer.finish().unwrap();
+            let mut reader = BitReader::new(&buf);
+            assert_eq!(relative_f32::read(&mut reader, 0.0, 0.0, max, 1.0).unwrap(), max);
+            assert_eq!(relative_f32::read(&mut reader, max - 1.0, 0.0, max, 1.0).unwrap(), max);
+        }
+        let max = 9_007_199_254_740_991.0f64;
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        relative_f64::write(&mut writer, max, 0.0, 0.0, max, 1.0).unwrap();
+        writer.finish().unwrap();
+        assert_eq!(relative_f64::read(&mut BitReader::new(&buf), 0.0, 0.0, max, 1.0).unwrap(), max);
     }
 
     #[test]

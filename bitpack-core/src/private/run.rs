@@ -268,6 +268,18 @@ mod tests {
     }
 
     #[test]
+    fn run_leaves_of_the_top_of_the_range_stay_in_their_bits() {
+        // 2^24 - 1 steps: `max + 0.5` rounds to 2^24 in f32, one bit past the field.
+        let mut valid = true;
+        let raw = quantized_bits(16_777_215.0, 0.0, 16_777_215.0, 1.0, &mut valid);
+        assert_eq!((raw, valid), (16_777_215, true));
+        assert_eq!(quantized_value(raw, 0.0, 16_777_215.0, 1.0, &mut valid), 16_777_215.0);
+        assert!(valid);
+        let raw = quantized64_bits(f64::MAX, 0.0, 9_007_199_254_740_991.0, 1.0, &mut valid);
+        assert_eq!((raw, valid), (9_007_199_254_740_991, true));
+    }
+
+    #[test]
     fn a_reader_asked_past_its_run_gives_zeros() {
         let bytes = [0xFFu8; 16];
         let mut reader = BitReader::new(&bytes);
