@@ -28,6 +28,7 @@ mod private;
 mod quantize;
 mod reader;
 mod relative;
+pub mod smallest_three;
 mod write;
 mod writer;
 
