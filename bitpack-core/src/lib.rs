@@ -18,6 +18,11 @@ mod codec;
 mod counter;
 mod error;
 mod impls;
+#[cfg(feature = "glam")]
+mod impls_glam;
+#[cfg(feature = "mint")]
+mod impls_mint;
+mod impls_std;
 mod pack;
 #[doc(hidden)]
 pub mod __private {

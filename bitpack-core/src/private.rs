@@ -21,11 +21,20 @@ pub mod adaptive;
 pub mod message;
 pub mod schema;
 
+mod axes;
 mod change;
+#[cfg(feature = "alloc")]
+mod collections;
 mod ranged;
+mod rotation;
 mod run;
+pub use axes::*;
 pub use change::*;
+#[cfg(feature = "alloc")]
+pub use collections::*;
+pub use crate::smallest_three;
 pub use ranged::*;
+pub use rotation::*;
 pub use run::*;
 
 use crate::bits::bit_length_u128;

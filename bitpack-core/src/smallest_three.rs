@@ -371,6 +371,10 @@ pub(crate) fn code_of<Q: Quaternion>(value: &Q, component_bits: u32, at: usize) 
 #[inline]
 pub(crate) fn value_of<Q: Quaternion>(code: Code, component_bits: u32, at: usize) -> Result<Q, Error> {
     check_bits(component_bits, at)?;
+    // Only a fused run's leaves (a derive bug) could be wider than their bits.
+    if code.largest > 3 || code.parts.iter().any(|&part| part > steps(component_bits)) {
+        return Err(Error::new(ErrorKind::OutOfRange, at));
+    }
     accept(code, component_bits).map(Q::from_xyzw).map_err(|kind| Error::new(kind, at))
 }
 
