@@ -28,11 +28,11 @@ mod collections;
 mod ranged;
 mod rotation;
 mod run;
+pub use crate::smallest_three;
 pub use axes::*;
 pub use change::*;
 #[cfg(feature = "alloc")]
 pub use collections::*;
-pub use crate::smallest_three;
 pub use ranged::*;
 pub use rotation::*;
 pub use run::*;

@@ -149,7 +149,11 @@ macro_rules! quantized_axes {
             }
 
             /// Each axis's bits: the widths of its leaves in a fused run.
-            pub const fn widths<const N: usize>(min: [$float; N], max: [$float; N], res: [$float; N]) -> [u32; N] {
+            pub const fn widths<const N: usize>(
+                min: [$float; N],
+                max: [$float; N],
+                res: [$float; N],
+            ) -> [u32; N] {
                 let mut widths = [0; N];
                 let mut index = 0;
                 while index < N {
@@ -235,7 +239,8 @@ macro_rules! quantized_axes {
                 max: [$float; N],
                 res: [$float; N],
             ) -> Result<V, Error> {
-                let axes = read_axes(reader, |reader, index| reader.$read(min[index], max[index], res[index]))?;
+                let axes =
+                    read_axes(reader, |reader, index| reader.$read(min[index], max[index], res[index]))?;
                 Ok(V::from_axes(axes))
             }
 
@@ -251,7 +256,9 @@ macro_rules! quantized_axes {
                 valid: &mut bool,
             ) -> [u64; N] {
                 let axes = value.to_axes();
-                core::array::from_fn(|index| $run_bits(axes[index], min[index], max[index], res[index], valid))
+                core::array::from_fn(|index| {
+                    $run_bits(axes[index], min[index], max[index], res[index], valid)
+                })
             }
 
             /// The vector of a fused run's leaves; clears `valid` when
@@ -563,7 +570,10 @@ mod tests {
         assert_eq!(uniform, schema::array(3, schema::quantized(-1.0, 1.0, 0.01)));
         assert_ne!(quantized_axes_f32::schema(MIN, MAX, [RES; 3]), uniform);
         assert_ne!(quantized_axes_f64::schema([-1.0; 3], [1.0; 3], [0.01; 3]), uniform);
-        assert_eq!(ranged_axes_i32::schema([0; 2], [9; 2]), schema::array(2, crate::private::ranged_i32::schema(0, 9)));
+        assert_eq!(
+            ranged_axes_i32::schema([0; 2], [9; 2]),
+            schema::array(2, crate::private::ranged_i32::schema(0, 9))
+        );
     }
 
     #[test]
@@ -573,7 +583,9 @@ mod tests {
         assert_eq!(problem.as_str(), "axis y: quantize: `min` must be below `max`; swap them");
         let problem = ranged_axes_u8::problem([0, 0, 9], [10, 10, 3]).unwrap();
         assert_eq!(problem.as_str(), "axis z: bits: `min` (9) is greater than `max` (3); swap them");
-        assert!(ranged_axes_u64::relative_problem([0; 2], [10, u64::MAX]).unwrap().as_str().contains("axis y"));
+        assert!(
+            ranged_axes_u64::relative_problem([0; 2], [10, u64::MAX]).unwrap().as_str().contains("axis y")
+        );
     }
 
     #[test]

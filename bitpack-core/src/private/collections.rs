@@ -34,7 +34,11 @@ use crate::write::BitWrite;
 /// Writes a `Box<str>`, `Cow<str>`, `Rc<str>` or `Arc<str>` as a `String`
 /// with the same `max_len`.
 #[inline(always)]
-pub fn write_text<W: BitWrite, S: AsRef<str> + ?Sized>(writer: &mut W, text: &S, max_len: usize) -> Result<(), Error> {
+pub fn write_text<W: BitWrite, S: AsRef<str> + ?Sized>(
+    writer: &mut W,
+    text: &S,
+    max_len: usize,
+) -> Result<(), Error> {
     writer.write_str(text.as_ref(), max_len)
 }
 
@@ -227,7 +231,9 @@ impl<K: Eq + core::hash::Hash, V, S: core::hash::BuildHasher + Default> ReadMap<
 }
 
 #[cfg(feature = "std")]
-impl<K: Eq + core::hash::Hash, S: core::hash::BuildHasher + Default> ReadSet<K> for std::collections::HashSet<K, S> {
+impl<K: Eq + core::hash::Hash, S: core::hash::BuildHasher + Default> ReadSet<K>
+    for std::collections::HashSet<K, S>
+{
     #[inline(always)]
     fn with_len(len: usize) -> Self {
         // budget: claim len x size_of::<K>()

@@ -57,7 +57,8 @@ pub fn smallest_three_run_bits<Q: Quaternion>(value: &Q, component_bits: u32, va
 #[inline(always)]
 pub fn smallest_three_run_value<Q: Quaternion>(leaves: [u64; 4], component_bits: u32, valid: &mut bool) -> Q {
     let narrow = |leaf: u64| u32::try_from(leaf).unwrap_or(u32::MAX);
-    let code = Code { largest: narrow(leaves[0]), parts: [narrow(leaves[1]), narrow(leaves[2]), narrow(leaves[3])] };
+    let code =
+        Code { largest: narrow(leaves[0]), parts: [narrow(leaves[1]), narrow(leaves[2]), narrow(leaves[3])] };
     match smallest_three::value_of(code, component_bits, 0) {
         Ok(value) => value,
         _ => {
