@@ -34,6 +34,8 @@ mod quantize;
 mod reader;
 mod relative;
 pub mod smallest_three;
+#[doc(hidden)]
+pub mod with;
 mod write;
 mod writer;
 

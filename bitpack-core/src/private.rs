@@ -29,6 +29,7 @@ mod ranged;
 mod rotation;
 mod run;
 pub use crate::smallest_three;
+pub use crate::with::with_bits_problem;
 pub use axes::*;
 pub use change::*;
 #[cfg(feature = "alloc")]

@@ -360,7 +360,7 @@ fn accept<F: Component>(code: Code, component_bits: u32) -> Result<[F; 4], Error
     }
 }
 
-/// The code [`write`] sends for `value`; `Err` as [`write`] refuses.
+/// The code [`write`](fn@write) sends for `value`; `Err` as [`write`](fn@write) refuses.
 #[inline]
 pub(crate) fn code_of<Q: Quaternion>(value: &Q, component_bits: u32, at: usize) -> Result<Code, Error> {
     check_bits(component_bits, at)?;
@@ -411,7 +411,7 @@ pub fn write<W: BitWrite, Q: Quaternion>(
     Ok(())
 }
 
-/// Reads a quaternion written by [`write`] at the same `component_bits`.
+/// Reads a quaternion written by [`write`](fn@write) at the same `component_bits`.
 /// On `Err` the reader has not moved.
 #[inline]
 pub fn read<Q: Quaternion>(reader: &mut BitReader<'_>, component_bits: u32) -> Result<Q, Error> {
@@ -438,7 +438,7 @@ fn baseline_code<Q: Quaternion>(baseline: &Q, component_bits: u32) -> Option<Cod
 /// is the baseline's, a `0` bit then each sent component's steps against
 /// the baseline's ([`write_relative_steps`]: 4 bits for a step of -4..=+3,
 /// about `N / 2 + 3` for a small move); otherwise a `1` bit and the
-/// quaternion as [`write`] sends it. The receiver may hold the baseline or
+/// quaternion as [`write`](fn@write) sends it. The receiver may hold the baseline or
 /// what it decoded of it: both have the same steps.
 ///
 /// ```

@@ -230,7 +230,7 @@ macro_rules! quantized_axes {
                 Ok(())
             }
 
-            /// Reads what [`write`] wrote with the same bounds; on `Err` the
+            /// Reads what [`write`](fn@write) wrote with the same bounds; on `Err` the
             /// reader has not moved.
             #[inline]
             pub fn read<V: Axes<$float, N>, const N: usize>(
@@ -244,7 +244,7 @@ macro_rules! quantized_axes {
                 Ok(V::from_axes(axes))
             }
 
-            /// What [`write`] puts on the wire, one leaf per axis for a fused
+            /// What [`write`](fn@write) puts on the wire, one leaf per axis for a fused
             /// run (widths from [`widths`]); clears `valid` when it would
             /// refuse the value.
             #[inline(always)]
@@ -262,7 +262,7 @@ macro_rules! quantized_axes {
             }
 
             /// The vector of a fused run's leaves; clears `valid` when
-            /// [`read`] would refuse the same bits.
+            /// [`read`](fn@read) would refuse the same bits.
             #[inline(always)]
             pub fn run_value<V: Axes<$float, N>, const N: usize>(
                 raw: [u64; N],
@@ -440,7 +440,7 @@ macro_rules! ranged_axes {
                 Ok(())
             }
 
-            /// Reads what [`write`] wrote with the same ranges; on `Err` the
+            /// Reads what [`write`](fn@write) wrote with the same ranges; on `Err` the
             /// reader has not moved.
             #[inline]
             pub fn read<V: Axes<$ty, N>, const N: usize>(
@@ -452,7 +452,7 @@ macro_rules! ranged_axes {
                 Ok(V::from_axes(axes))
             }
 
-            /// What [`write`] puts on the wire, one leaf per axis for a fused
+            /// What [`write`](fn@write) puts on the wire, one leaf per axis for a fused
             /// run (ranges up to 64 bits; widths from [`widths`]); clears
             /// `valid` when it would refuse the value.
             #[inline(always)]
@@ -467,7 +467,7 @@ macro_rules! ranged_axes {
             }
 
             /// The vector of a fused run's leaves; clears `valid` when
-            /// [`read`] would refuse the same bits.
+            /// [`read`](fn@read) would refuse the same bits.
             #[inline(always)]
             pub fn run_value<V: Axes<$ty, N>, const N: usize>(
                 raw: [u64; N],
