@@ -1,5 +1,5 @@
 //! `BitPack` for the other standard types games hold: `char`, `Duration`,
-//! the `NonZero` integers, `PhantomData`, and `Rc` / `Arc` of a `BitPack`.
+//! the `NonZero` integers and `PhantomData` (`Rc` and `Arc` are with `Box`).
 //! Each has one encoding per value, and readers refuse the bit patterns no
 //! value writes (a surrogate `char`, nanoseconds past a second, a zero).
 
@@ -129,39 +129,4 @@ impl<T: ?Sized> BitPack for PhantomData<T> {
     fn read_from(_reader: &mut BitReader<'_>) -> Result<Self, Error> {
         Ok(PhantomData)
     }
-}
-
-/// Shared pointers write what they point to, as `Box` does; a read makes a
-/// new one.
-macro_rules! shared {
-    ($($(#[$cfg:meta])* $pointer:ident;)*) => {$(
-        $(#[$cfg])*
-        impl<T: BitPack> BitPack for $pointer<T> {
-            const MAX_BITS: usize = T::MAX_BITS;
-            const MIN_BITS: usize = T::MIN_BITS;
-            const SCHEMA: u64 = T::SCHEMA;
-
-            #[inline(always)]
-            fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-                T::write_to(self, writer)
-            }
-
-            #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-                Ok($pointer::new(T::read_from(reader)?))
-            }
-        }
-    )*};
-}
-
-#[cfg(feature = "alloc")]
-use alloc::rc::Rc;
-#[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
-use alloc::sync::Arc;
-
-shared! {
-    #[cfg(feature = "alloc")]
-    Rc;
-    #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
-    Arc;
 }

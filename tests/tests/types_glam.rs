@@ -14,18 +14,27 @@ use glam::{
     BVec3, DQuat, DVec2, DVec3, DVec4, I8Vec2, I16Vec3, I64Vec4, IVec2, IVec3, IVec4, Quat, U8Vec3, U16Vec4,
     U64Vec2, UVec2, UVec3, UVec4, Vec2, Vec3, Vec3A, Vec4,
 };
-use types_support::{Rng, encode, hostile, round_trip};
+use types_support::{Rng, hostile, same_as_array};
 
-/// `value` writes the same bits, and has the same sizes and fingerprint, as
-/// the array `array`.
-fn same_as_array<T, A>(value: &T, array: &A)
-where
-    T: BitPack + PartialEq + std::fmt::Debug,
-    A: BitPack,
-{
-    assert_eq!(encode(value), encode(array));
-    assert_eq!((T::MAX_BITS, T::MIN_BITS, T::SCHEMA), (A::MAX_BITS, A::MIN_BITS, A::SCHEMA));
-    round_trip(value);
+/// Leaves written as a fused run does.
+fn fused<const N: usize>(leaves: [u64; N], widths: [u32; N]) -> [u8; 8] {
+    let mut bytes = [0u8; 8];
+    let mut writer = BitWriter::new(&mut bytes);
+    let mut run = RunWriter::new();
+    for (leaf, width) in leaves.into_iter().zip(widths) {
+        run.put(&mut writer, leaf, width);
+    }
+    run.finish(&mut writer);
+    writer.finish().unwrap();
+    bytes
+}
+
+/// Leaves read back as a fused run does.
+fn unfused<const N: usize>(bytes: &[u8], widths: [u32; N]) -> [u64; N] {
+    let mut reader = BitReader::new(bytes);
+    assert!(run_remains(&reader, run_bits(&widths)));
+    let mut run = RunReader::new(run_bits(&widths));
+    widths.map(|width| run.get(&mut reader, width))
 }
 
 #[test]
@@ -125,19 +134,8 @@ fn per_axis_quantized_vec3_writes_each_axis_as_its_float() {
         let mut valid = true;
         let leaves = quantized_axes_f32::run_bits(&v, MIN, MAX, res, &mut valid);
         assert!(valid);
-        let mut fused = [0u8; 8];
-        let mut writer = BitWriter::new(&mut fused);
-        let mut run = RunWriter::new();
-        for (leaf, width) in leaves.into_iter().zip(widths) {
-            run.put(&mut writer, leaf, width);
-        }
-        run.finish(&mut writer);
-        writer.finish().unwrap();
-        assert_eq!(fused, buf);
-        let mut reader = BitReader::new(&fused);
-        assert!(run_remains(&reader, run_bits(&widths)));
-        let mut run = RunReader::new(run_bits(&widths));
-        let raw = widths.map(|width| run.get(&mut reader, width));
+        assert_eq!(fused(leaves, widths), buf);
+        let raw = unfused(&buf, widths);
         let mut valid = true;
         let value: Vec3 = quantized_axes_f32::run_value(raw, MIN, MAX, res, &mut valid);
         assert!(valid);
@@ -304,18 +302,8 @@ fn glam_quaternions_in_smallest_three() {
             let mut valid = true;
             let leaves = smallest_three_run_bits(&q, component_bits, &mut valid);
             assert!(valid);
-            let mut fused = [0u8; 8];
-            let mut writer = BitWriter::new(&mut fused);
-            let mut run = RunWriter::new();
-            for (leaf, width) in leaves.into_iter().zip(widths) {
-                run.put(&mut writer, leaf, width);
-            }
-            run.finish(&mut writer);
-            writer.finish().unwrap();
-            assert_eq!(fused, buf);
-            let mut reader = BitReader::new(&fused);
-            let mut run = RunReader::new(run_bits(&widths));
-            let raw = widths.map(|width| run.get(&mut reader, width));
+            assert_eq!(fused(leaves, widths), buf);
+            let raw = unfused(&buf, widths);
             let value: Quat = smallest_three_run_value(raw, component_bits, &mut valid);
             assert!(valid);
             assert_eq!(value, back);

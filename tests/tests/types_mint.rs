@@ -7,13 +7,7 @@ mod types_support;
 use bitpack::__private::{quantized_axes_f32, ranged_axes_u8};
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, smallest_three};
 use mint::{Point2, Point3, Quaternion, Vector2, Vector3, Vector4};
-use types_support::{Rng, encode, hostile, round_trip};
-
-fn same_as_array<T: BitPack + PartialEq + std::fmt::Debug, A: BitPack>(value: &T, array: &A) {
-    assert_eq!(encode(value), encode(array));
-    assert_eq!((T::MAX_BITS, T::MIN_BITS, T::SCHEMA), (A::MAX_BITS, A::MIN_BITS, A::SCHEMA));
-    round_trip(value);
-}
+use types_support::{Rng, hostile, same_as_array};
 
 #[test]
 fn components_in_order_for_any_component_type() {

@@ -94,3 +94,15 @@ pub fn hostile<T: BitPack + Debug>(rng: &mut Rng, rounds: usize, max_len: usize,
     }
     accepted
 }
+
+/// `value` writes the same bits, and has the same sizes and fingerprint, as
+/// `array` (the array of its components), and round-trips.
+pub fn same_as_array<T, A>(value: &T, array: &A)
+where
+    T: BitPack + PartialEq + Debug,
+    A: BitPack,
+{
+    assert_eq!(encode(value), encode(array));
+    assert_eq!((T::MAX_BITS, T::MIN_BITS, T::SCHEMA), (A::MAX_BITS, A::MIN_BITS, A::SCHEMA));
+    round_trip(value);
+}
