@@ -1,6 +1,6 @@
 //! `BitPack` for the standard types the derive builds on: `bool`, every
 //! integer at its full range, raw `f32`/`f64`, `()`, tuples, arrays,
-//! `Option` and `Box`. Fingerprints come from the same functions the
+//! `Option`, `Box`, `Rc` and `Arc`. Fingerprints come from the same functions the
 //! derive calls, so a plain `u8` field and `#[bits(min = 0, max = 255)]`
 //! hash alike (they write alike). A composite's failed write or read puts
 //! the writer or reader back where it was, whatever its parts do.
@@ -121,22 +121,37 @@ impl<T: BitPack> BitPack for Option<T> {
     }
 }
 
-/// A box writes what it holds.
-#[cfg(feature = "alloc")]
-impl<T: BitPack> BitPack for alloc::boxed::Box<T> {
-    const MAX_BITS: usize = T::MAX_BITS;
-    const MIN_BITS: usize = T::MIN_BITS;
-    const SCHEMA: u64 = T::SCHEMA;
+/// A box (or an `Rc`, an `Arc`) writes what it holds; a read makes a new one.
+macro_rules! pointer {
+    ($($(#[$cfg:meta])* $pointer:path;)*) => {$(
+        $(#[$cfg])*
+        impl<T: BitPack> BitPack for $pointer {
+            const MAX_BITS: usize = T::MAX_BITS;
+            const MIN_BITS: usize = T::MIN_BITS;
+            const SCHEMA: u64 = T::SCHEMA;
 
-    #[inline(always)]
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        T::write_to(self, writer)
-    }
+            #[inline(always)]
+            fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
+                T::write_to(self, writer)
+            }
 
-    #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        T::read_boxed(reader)
-    }
+            /// Built on the heap, its size claimed from the reader's budget
+            /// first ([`BitPack::read_boxed`]).
+            #[inline(always)]
+            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+                Ok(<$pointer>::from(T::read_boxed(reader)?))
+            }
+        }
+    )*};
+}
+
+pointer! {
+    #[cfg(feature = "alloc")]
+    alloc::boxed::Box<T>;
+    #[cfg(feature = "alloc")]
+    alloc::rc::Rc<T>;
+    #[cfg(all(feature = "alloc", target_has_atomic = "ptr"))]
+    alloc::sync::Arc<T>;
 }
 
 /// `N` values one after the other.

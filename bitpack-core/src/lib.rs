@@ -18,6 +18,11 @@ mod codec;
 mod counter;
 mod error;
 mod impls;
+#[cfg(feature = "glam")]
+mod impls_glam;
+#[cfg(feature = "mint")]
+mod impls_mint;
+mod impls_std;
 mod pack;
 #[doc(hidden)]
 pub mod __private {
@@ -28,6 +33,9 @@ mod private;
 mod quantize;
 mod reader;
 mod relative;
+pub mod smallest_three;
+#[doc(hidden)]
+pub mod with;
 mod write;
 mod writer;
 

@@ -8,7 +8,9 @@ use crate::write::BitWrite;
 /// read back from a [`BitReader`].
 ///
 /// Implemented by the core for `bool`, every integer (full range), `f32`
-/// and `f64` (raw bits), arrays, tuples, `Option`, `Box` and `()`, and by
+/// and `f64` (raw bits), arrays, tuples, `Option`, `Box`, `Rc`, `Arc` and
+/// `()`, `char`, `Duration`, the `NonZero` integers and `PhantomData` (and
+/// glam's and mint's vectors and quaternions with those features), and by
 /// `#[derive(BitPack)]` for structs and enums.
 ///
 /// ```

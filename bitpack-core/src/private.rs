@@ -10,7 +10,7 @@ pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 pub use crate::write::BitWrite;
 use crate::write::sink::Reserve;
-use crate::write::{Nul, write_text};
+use crate::write::{self as sinks, Nul};
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
@@ -22,11 +22,21 @@ pub mod adaptive;
 pub mod message;
 pub mod schema;
 
+mod axes;
 mod change;
+#[cfg(feature = "alloc")]
+mod collections;
 mod ranged;
+mod rotation;
 mod run;
+pub use crate::smallest_three;
+pub use crate::with::with_bits_problem;
+pub use axes::*;
 pub use change::*;
+#[cfg(feature = "alloc")]
+pub use collections::*;
 pub use ranged::*;
+pub use rotation::*;
 pub use run::*;
 
 use crate::bits::bit_length_u128;
@@ -235,7 +245,7 @@ pub fn read_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String,
 /// Generated code: `#p::write_rust_string(__writer, &self.field, MAX_LEN)?;`
 #[inline]
 pub fn write_rust_string<W: BitWrite>(writer: &mut W, value: &str, max_len: usize) -> Result<(), Error> {
-    write_text(writer, value, max_len, Nul::Allowed)
+    sinks::write_text(writer, value, max_len, Nul::Allowed)
 }
 
 /// Reads what [`write_rust_string`] wrote: a length up to `max_len`, then

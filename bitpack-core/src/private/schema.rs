@@ -38,6 +38,16 @@ pub const FIXED: u64 = 14;
 pub const SCOPED: u64 = 15;
 /// A message with one sign bit for its adaptive values: whether it has one, then its fields.
 pub const SIGN_SCOPE: u64 = 16;
+/// A `char`: a Unicode scalar value in 21 bits.
+pub const CHAR: u64 = 17;
+/// A nonzero integer: the integer's fingerprint.
+pub const NONZERO: u64 = 18;
+/// A map in ascending key order: its `max_len`, its key, then its value.
+pub const MAP: u64 = 19;
+/// A set in ascending order: its `max_len`, then its element.
+pub const SET: u64 = 20;
+/// A smallest-three quaternion: its component type's kind and bits per component.
+pub const SMALLEST_THREE: u64 = 21;
 
 /// Folds the 8 bytes of `word` into `hash`, low byte first.
 #[inline]
@@ -105,6 +115,18 @@ pub const fn option(value: u64) -> u64 {
 #[inline]
 pub const fn array(len: usize, element: u64) -> u64 {
     node(ARRAY, &[len as u64, element])
+}
+
+/// A map's fingerprint (`BTreeMap` and `HashMap` alike: both write in key order).
+#[inline]
+pub const fn map(max_len: usize, key: u64, value: u64) -> u64 {
+    node(MAP, &[max_len as u64, key, value])
+}
+
+/// A set's fingerprint (`BTreeSet` and `HashSet` alike).
+#[inline]
+pub const fn set(max_len: usize, element: u64) -> u64 {
+    node(SET, &[max_len as u64, element])
 }
 
 /// Fields in order.
