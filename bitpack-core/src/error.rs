@@ -36,6 +36,15 @@ pub enum ErrorKind {
     InvalidTag,
     /// Whole bytes were left over after decoding a value.
     TrailingBytes,
+    /// A packet is a delta against a state the receiver does not hold
+    /// (never decoded, or dropped from its ring since).
+    MissingBaseline,
+    /// A keyed entry's value names a key other than the one it is stored
+    /// under (a `Vec` kept sorted by a `#[bitpack(key)]` field).
+    KeyMismatch,
+    /// A packet's check does not match its bytes: corrupted, truncated, or
+    /// written for another world type.
+    ChecksumMismatch,
 }
 
 impl ErrorKind {
@@ -54,6 +63,9 @@ impl ErrorKind {
             ErrorKind::NotIncreasing => "value does not come after the previous one",
             ErrorKind::InvalidTag => "invalid variant tag",
             ErrorKind::TrailingBytes => "bytes left over after the value",
+            ErrorKind::MissingBaseline => "delta against a state the receiver does not hold",
+            ErrorKind::KeyMismatch => "entry's key differs from the key it is sent under",
+            ErrorKind::ChecksumMismatch => "packet check does not match its bytes",
         }
     }
 }

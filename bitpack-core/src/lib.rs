@@ -28,6 +28,8 @@ mod private;
 mod quantize;
 mod reader;
 mod relative;
+#[cfg(feature = "alloc")]
+pub mod sync;
 mod write;
 mod writer;
 
