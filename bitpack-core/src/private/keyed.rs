@@ -47,8 +47,10 @@ use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_len};
 use crate::reader::BitReader;
-use crate::sync::budget::{Budget, Candidate, ItemKind, Pass};
+use crate::sync::budget::{Candidate, ItemKind, Pass};
 use crate::write::BitWrite;
+
+pub use crate::sync::Budget;
 
 mod sealed {
     pub trait Sealed {}
@@ -569,6 +571,10 @@ where
 }
 
 /// `#[change_group] field: BTreeMap<K, V>` with `#[bitpack(max_len = N)]`.
+///
+/// The writers take the [`Budget`] of the `*_within` method they serve
+/// (`write_to_within`, `write_delta_within`), or `None` for `write_to` and
+/// `write_delta`: a type writes both from one body.
 pub mod map {
     use super::*;
 
@@ -587,25 +593,16 @@ pub mod map {
         schema::node(KEYED, &[max_len as u64, K::PREFIX_BITS as u64, V::SCHEMA])
     }
 
-    /// `write_to`: the length, then each entry's key gap and value.
+    /// `write_to` and `write_to_within`: the length, then each entry's key
+    /// gap and value (only those `budget` lets through, if any).
     #[inline]
     pub fn write<K: Key, V: BitPack, W: BitWrite>(
         writer: &mut W,
         map: &BTreeMap<K, V>,
         max_len: usize,
+        budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
-        write_whole(writer, map.iter().map(|(k, v)| (*k, v)), map.len(), max_len, None)
-    }
-
-    /// `write_to_within`: [`write`], leaving out the entries `budget` holds back.
-    #[inline]
-    pub fn write_within<K: Key, V: BitPack, W: BitWrite>(
-        writer: &mut W,
-        map: &BTreeMap<K, V>,
-        max_len: usize,
-        budget: &mut Budget,
-    ) -> Result<(), Error> {
-        write_whole(writer, map.iter().map(|(k, v)| (*k, v)), map.len(), max_len, Some(budget))
+        write_whole(writer, entries(map), map.len(), max_len, budget)
     }
 
     /// `read_from`: what [`write`] wrote.
@@ -617,7 +614,8 @@ pub mod map {
         Ok(read_whole(reader, max_len, MapBuild(BTreeMap::new()))?.0)
     }
 
-    /// `write_delta`: the changed, new and removed entries, in key order.
+    /// `write_delta` and `write_delta_within`: the changed, new and removed
+    /// entries, in key order (only those `budget` lets through, if any).
     #[inline]
     pub fn write_delta<K: Key, V: ChangeGroups + PartialEq, W: BitWrite>(
         writer: &mut W,
@@ -625,21 +623,9 @@ pub mod map {
         baseline: &BTreeMap<K, V>,
         max_len: usize,
         spawn: fn() -> V,
+        budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
-        super::write_delta(writer, entries(now), entries(baseline), now.len(), max_len, spawn, None)
-    }
-
-    /// `write_delta_within`: [`write_delta`], leaving out the items `budget` holds back.
-    #[inline]
-    pub fn write_delta_within<K: Key, V: ChangeGroups + PartialEq, W: BitWrite>(
-        writer: &mut W,
-        now: &BTreeMap<K, V>,
-        baseline: &BTreeMap<K, V>,
-        max_len: usize,
-        spawn: fn() -> V,
-        budget: &mut Budget,
-    ) -> Result<(), Error> {
-        super::write_delta(writer, entries(now), entries(baseline), now.len(), max_len, spawn, Some(budget))
+        super::write_delta(writer, entries(now), entries(baseline), now.len(), max_len, spawn, budget)
     }
 
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.
@@ -663,7 +649,7 @@ pub mod map {
         budget: &mut Budget,
     ) -> Result<BTreeMap<K, V>, Error> {
         let build = MapBuild(baseline.cloned().unwrap_or_default());
-        let base = baseline.into_iter().flat_map(entries);
+        let base = baseline.into_iter().flat_map(|baseline| entries(baseline));
         Ok(sent(entries(now), base, budget, build)?.0)
     }
 
@@ -673,10 +659,11 @@ pub mod map {
 }
 
 /// `#[change_group] field: Vec<V>` kept sorted by a `#[bitpack(key)]` field
-/// of `V` (with `#[bitpack(max_len = N)]`): the same wire as [`map`], the
-/// key read from each value by `key`. A `Vec` not strictly sorted by key
-/// is refused on write (`NotIncreasing`); a received value whose key field
-/// differs from the key it came under is refused on read (`KeyMismatch`).
+/// of `V` (with `#[bitpack(max_len = N)]`): the same functions and wire as
+/// [`map`], the key read from each value by `key`. A `Vec` not strictly
+/// sorted by key is refused on write (`NotIncreasing`); a received value
+/// whose key field differs from the key it came under is refused on read
+/// (`KeyMismatch`).
 pub mod sorted_vec {
     use super::*;
 
@@ -695,29 +682,17 @@ pub mod sorted_vec {
         values.iter().map(move |value| (key(value), value))
     }
 
-    /// `write_to`: as [`map::write`].
+    /// `write_to` and `write_to_within`: as [`map::write`].
     #[inline]
     pub fn write<K: Key, V: BitPack, W: BitWrite>(
         writer: &mut W,
         values: &[V],
         max_len: usize,
         key: fn(&V) -> K,
+        budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         check_sorted(values, key, writer.bits_written())?;
-        write_whole(writer, entries(values, key), values.len(), max_len, None)
-    }
-
-    /// `write_to_within`: as [`map::write_within`].
-    #[inline]
-    pub fn write_within<K: Key, V: BitPack, W: BitWrite>(
-        writer: &mut W,
-        values: &[V],
-        max_len: usize,
-        key: fn(&V) -> K,
-        budget: &mut Budget,
-    ) -> Result<(), Error> {
-        check_sorted(values, key, writer.bits_written())?;
-        write_whole(writer, entries(values, key), values.len(), max_len, Some(budget))
+        write_whole(writer, entries(values, key), values.len(), max_len, budget)
     }
 
     /// `read_from`: as [`map::read`]; each value's key must be the one it came under.
@@ -730,7 +705,7 @@ pub mod sorted_vec {
         Ok(read_whole(reader, max_len, VecBuild { values: Vec::new(), key })?.values)
     }
 
-    /// `write_delta`: as [`map::write_delta`].
+    /// `write_delta` and `write_delta_within`: as [`map::write_delta`].
     #[inline]
     pub fn write_delta<K: Key, V: ChangeGroups + PartialEq, W: BitWrite>(
         writer: &mut W,
@@ -739,28 +714,12 @@ pub mod sorted_vec {
         max_len: usize,
         spawn: fn() -> V,
         key: fn(&V) -> K,
+        budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         check_sorted(now, key, writer.bits_written())?;
         check_sorted(baseline, key, writer.bits_written())?;
         let (now_entries, base) = (entries(now, key), entries(baseline, key));
-        super::write_delta(writer, now_entries, base, now.len(), max_len, spawn, None)
-    }
-
-    /// `write_delta_within`: as [`map::write_delta_within`].
-    #[inline]
-    pub fn write_delta_within<K: Key, V: ChangeGroups + PartialEq, W: BitWrite>(
-        writer: &mut W,
-        now: &[V],
-        baseline: &[V],
-        max_len: usize,
-        spawn: fn() -> V,
-        key: fn(&V) -> K,
-        budget: &mut Budget,
-    ) -> Result<(), Error> {
-        check_sorted(now, key, writer.bits_written())?;
-        check_sorted(baseline, key, writer.bits_written())?;
-        let (now_entries, base) = (entries(now, key), entries(baseline, key));
-        super::write_delta(writer, now_entries, base, now.len(), max_len, spawn, Some(budget))
+        super::write_delta(writer, now_entries, base, now.len(), max_len, spawn, budget)
     }
 
     /// `read_delta`: as [`map::read_delta`]; each value's key must be the one it came under.
@@ -772,8 +731,7 @@ pub mod sorted_vec {
         spawn: fn() -> V,
         key: fn(&V) -> K,
     ) -> Result<Vec<V>, Error> {
-        let at = reader.bits_read();
-        check_sorted(baseline, key, at)?;
+        check_sorted(baseline, key, reader.bits_read())?;
         let build = VecBuild { values: Vec::with_capacity(baseline.len().min(max_len)), key };
         Ok(super::read_delta(reader, entries(baseline, key).peekable(), max_len, spawn, build)?.values)
     }
