@@ -97,7 +97,10 @@ fn run(prioritize: bool) -> Run {
             oldest = oldest.max(all);
             oldest_near = oldest_near.max(near);
         }
-        if frozen && converged_after == usize::MAX && receiver.latest().is_some_and(|held| held.close_to(&world)) {
+        if frozen
+            && converged_after == usize::MAX
+            && receiver.latest().is_some_and(|held| held.close_to(&world))
+        {
             converged_after = tick - 200;
         }
         unchanged_bytes = used;

@@ -230,6 +230,11 @@ fn is_candidate<K: Key, V>(
     }
 }
 
+/// `Err` unless a walk met all `candidates` (it met `met` of them).
+fn all_met(met: usize, candidates: &[Candidate], at: usize) -> Result<(), Error> {
+    if met == candidates.len() { Ok(()) } else { Err(Error::new(ErrorKind::InvalidDeclaration, at)) }
+}
+
 /// Writes one item: its key, then its kind bit and data.
 #[inline(always)]
 fn write_item<K: Key, V: ChangeGroups, W: BitWrite>(
@@ -321,18 +326,16 @@ where
                 let at = writer.bits_written();
                 let candidates = budget.take_visit(at)?;
                 write_len(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
-                let mut index = 0;
-                for (key, value) in entries {
-                    let step = Step::New(key, value);
+                for (index, (key, value)) in entries.enumerate() {
                     let candidate = candidates.get(index);
-                    is_candidate(&step, candidate, at)?;
-                    index += 1;
+                    is_candidate(&Step::New(key, value), candidate, at)?;
                     if candidate.is_some_and(|c| c.send) {
                         write_key(writer, previous, key)?;
                         previous = Some(key);
                         value.write_to(writer)?;
                     }
                 }
+                all_met(len, candidates, at)?;
             }
             Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
         },
@@ -402,6 +405,7 @@ where
                         write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
                     }
                 }
+                all_met(index, candidates, at)?;
             }
             Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, at)),
         },
@@ -567,6 +571,7 @@ where
             Step::New(..) => {}
         }
     }
+    all_met(index, candidates, 0)?;
     Ok(build)
 }
 

@@ -110,7 +110,7 @@ impl Unit {
             for axis in &mut self.position {
                 *axis = (*axis + rng.range(-80, 80) as f32 * 0.01).clamp(-1000.0, 1000.0);
             }
-            self.yaw = (self.yaw + rng.range(-100, 100) as f32 * 0.001).clamp(0.0, 6.28);
+            self.yaw = (self.yaw + rng.range(-100, 100) as f32 * 0.001).clamp(0.0, 6.0);
         }
         if rng.chance(5) {
             self.health = (i32::from(self.health) + rng.range(-60, 20)).clamp(0, 1000) as u16;
