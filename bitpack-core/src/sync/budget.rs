@@ -94,6 +94,8 @@ pub struct Budget {
     pass: Pass,
     /// The next visit number in an apply or state pass.
     next_visit: usize,
+    /// Where the last opened visit's candidates start.
+    open: usize,
     visits: Vec<Visit>,
     candidates: Vec<Candidate>,
     /// Scratch for the selection order.
@@ -121,6 +123,7 @@ impl Budget {
         Budget {
             pass: Pass::Measure,
             next_visit: 0,
+            open: 0,
             visits: Vec::new(),
             candidates: Vec::new(),
             order: Vec::new(),
@@ -145,10 +148,12 @@ impl Budget {
 
     /// Measure pass: a new visit, whose candidates follow.
     pub(crate) fn open_visit(&mut self, gap_bits: fn(u128) -> usize) {
-        self.visits.push(Visit { first: self.candidates.len(), len: 0, gap_bits });
+        self.open = self.candidates.len();
+        self.visits.push(Visit { first: self.open, len: 0, gap_bits });
     }
 
     /// Measure pass: a candidate of the last opened visit.
+    #[inline]
     pub(crate) fn push(&mut self, key: u128, kind: ItemKind) {
         self.candidates.push(Candidate { key, kind, bits: 0, priority: 0.0, send: true });
         if let Some(visit) = self.visits.last_mut() {
@@ -157,9 +162,9 @@ impl Budget {
     }
 
     /// Measure pass: the cost of the candidate `index` of the last visit.
+    #[inline]
     pub(crate) fn set_bits(&mut self, index: usize, bits: usize) {
-        let first = self.visits.last().map_or(0, |visit| visit.first);
-        if let Some(candidate) = self.candidates.get_mut(first + index) {
+        if let Some(candidate) = self.candidates.get_mut(self.open + index) {
             candidate.bits = bits;
         }
     }
@@ -177,9 +182,9 @@ impl Budget {
     }
 
     /// Measure pass, last visit: the candidates recorded so far.
+    #[inline]
     pub(crate) fn open_candidates(&self) -> &[Candidate] {
-        let first = self.visits.last().map_or(0, |visit| visit.first);
-        self.candidates.get(first..).unwrap_or(&[])
+        self.candidates.get(self.open..).unwrap_or(&[])
     }
 
     #[cfg(test)]
