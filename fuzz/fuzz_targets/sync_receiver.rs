@@ -40,7 +40,10 @@ fn baseline() -> BTreeMap<u16, Drone> {
     (0..6).map(|i| (i * 7, Drone { id: i * 7, x: 100 * i, y: 5, armed: i % 2 == 0 })).collect()
 }
 
-fn in_place<T>(bytes: &[u8], read: impl FnOnce(&mut BitReader<'_>) -> Result<T, bitpack::Error>) -> Option<T> {
+fn in_place<T>(
+    bytes: &[u8],
+    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, bitpack::Error>,
+) -> Option<T> {
     let mut reader = BitReader::new(bytes);
     match read(&mut reader) {
         Ok(value) => Some(value),
@@ -83,7 +86,8 @@ fuzz_target!(|bytes: &[u8]| {
         let mut writer = bitpack::BitWriter::new(&mut buf);
         map::write_delta(&mut writer, &now, &base, MAX, Drone::default, None).expect("writes");
         let used = writer.finish().expect("fits");
-        let again = map::read_delta(&mut BitReader::new(&buf[..used]), &base, MAX, Drone::default).expect("reads");
+        let again =
+            map::read_delta(&mut BitReader::new(&buf[..used]), &base, MAX, Drone::default).expect("reads");
         assert_eq!(again, now);
     }
 });
