@@ -106,48 +106,41 @@ fn the_sorted_vec_form_sends_the_same_bytes_and_refuses_disorder() -> Result<(),
     let map_used = writer.finish()?;
     let mut vec_bytes = vec![0u8; 8192];
     let mut writer = BitWriter::new(&mut vec_bytes);
-    sorted_vec::write_delta(
-        &mut writer,
-        &sorted_now.units,
-        &sorted_base.units,
-        1024,
-        Unit::spawn,
-        Unit::key,
-        None,
-    )?;
+    sorted_vec::write_delta(&mut writer, &sorted_now, &sorted_base, 1024, Unit::spawn, Unit::key, None)?;
     let vec_used = writer.finish()?;
     assert_eq!(map_bytes[..map_used], vec_bytes[..vec_used]);
     let back = sorted_vec::read_delta(
         &mut BitReader::new(&vec_bytes[..vec_used]),
-        &sorted_base.units,
+        &sorted_base,
         1024,
         Unit::spawn,
         Unit::key,
     )?;
-    assert_eq!(back.len(), sorted_now.units.len());
-    assert!(back.iter().zip(&sorted_now.units).all(|(a, b)| a.close_to(b)));
-    let whole = bitpack::encode(&sorted_now)?;
-    let decoded = bitpack::decode::<sync_common::SortedWorld>(&whole)?;
-    assert!(decoded.units.iter().zip(&sorted_now.units).all(|(a, b)| a.close_to(b)));
+    assert_eq!(back.len(), sorted_now.len());
+    assert!(back.iter().zip(&sorted_now).all(|(a, b)| a.close_to(b)));
+    // Whole: the same bytes as the map's, and back.
+    let mut map_whole = vec![0u8; 8192];
+    let mut writer = BitWriter::new(&mut map_whole);
+    map::write(&mut writer, &now.units, 1024, None)?;
+    let map_used = writer.finish()?;
+    let mut writer = BitWriter::new(&mut vec_bytes);
+    sorted_vec::write(&mut writer, &sorted_now, 1024, Unit::key, None)?;
+    let vec_used = writer.finish()?;
+    assert_eq!(map_whole[..map_used], vec_bytes[..vec_used]);
+    let decoded = sorted_vec::read(&mut BitReader::new(&vec_bytes[..vec_used]), 1024, Unit::key)?;
+    assert!(decoded.iter().zip(&sorted_now).all(|(a, b)| a.close_to(b)));
 
     // Out of order, or a repeated key: refused, never a panic.
-    let mut unsorted = sorted_now.units.clone();
+    let mut unsorted = sorted_now.clone();
     unsorted.swap(3, 4);
     let mut counter = BitCounter::new();
     let error = sorted_vec::write(&mut counter, &unsorted, 1024, Unit::key, None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::NotIncreasing);
-    let error = sorted_vec::write_delta(
-        &mut counter,
-        &unsorted,
-        &sorted_base.units,
-        1024,
-        Unit::spawn,
-        Unit::key,
-        None,
-    )
-    .unwrap_err();
+    let error =
+        sorted_vec::write_delta(&mut counter, &unsorted, &sorted_base, 1024, Unit::spawn, Unit::key, None)
+            .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::NotIncreasing);
-    let mut repeated = sorted_now.units.clone();
+    let mut repeated = sorted_now.clone();
     repeated[5].id = repeated[4].id;
     assert!(sorted_vec::write(&mut counter, &repeated, 1024, Unit::key, None).is_err());
     Ok(())

@@ -30,9 +30,10 @@
 //! }
 //! ```
 //!
-//! (and `SortedWorld` for `units: Vec<Unit>` with `#[bitpack(key)]` on
-//! `Unit::id`): full paths, `__`-prefixed locals, one body behind each
-//! pair of methods that differ only in the budget.
+//! (full paths, `__`-prefixed locals, one body behind each pair of
+//! methods that differ only in the budget). The units also go in a `Vec`
+//! sorted by id, the form of `units: Vec<Unit>` with `#[bitpack(key)]` on
+//! `Unit::id`.
 #![allow(dead_code)] // each test binary uses a different part
 
 pub mod link;
@@ -52,7 +53,7 @@ pub const ID_MAX: u32 = 1 << 20;
 /// A unit, derived with today's `#[change_group]`s.
 #[derive(BitPack, Clone, Debug, Default, PartialEq)]
 pub struct Unit {
-    /// The key it is stored under (the `#[bitpack(key)]` of `SortedWorld`).
+    /// The key it is stored under (the `#[bitpack(key)]` of a sorted `Vec`).
     #[change_group(identity)]
     #[bits(min = 0, max = ID_MAX)]
     pub id: u32,
@@ -84,7 +85,7 @@ impl Unit {
         Unit { health: 1000, ..Unit::default() }
     }
 
-    /// The `#[bitpack(key)]` of `SortedWorld`.
+    /// The `#[bitpack(key)]` of a sorted `Vec` of units.
     pub fn key(&self) -> u32 {
         self.id
     }
@@ -201,9 +202,9 @@ impl World {
             && self.units.iter().zip(&other.units).all(|((k, a), (l, b))| k == l && a.close_to(b))
     }
 
-    /// The same world with its units in a sorted `Vec`.
-    pub fn sorted(&self) -> SortedWorld {
-        SortedWorld { tick: self.tick, units: self.units.values().cloned().collect() }
+    /// The units in a `Vec` sorted by id.
+    pub fn sorted(&self) -> Vec<Unit> {
+        self.units.values().cloned().collect()
     }
 }
 
@@ -516,192 +517,6 @@ const _: () = {
                 units: __p::keyed::map::sent_state(
                     &self.units,
                     __p::Option::map(__baseline, |__baseline| &__baseline.units),
-                    __budget,
-                )?,
-            })
-        }
-    }
-};
-
-/// The world's clock and units only, the units in a `Vec` sorted by id
-/// (`#[bitpack(key)] id` on `Unit`): generated in the same shape as `World`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SortedWorld {
-    pub tick: u32,
-    pub units: Vec<Unit>,
-}
-
-const _: () = {
-    use ::bitpack::__private as __p;
-
-    #[inline]
-    fn __write_delta<__W: __p::BitWrite>(
-        __self: &SortedWorld,
-        __baseline: &SortedWorld,
-        __writer: &mut __W,
-        __budget: __p::Option<&mut __p::keyed::Budget>,
-    ) -> __p::Result<(), __p::Error> {
-        if __p::delta_group(
-            __writer,
-            |__writer: &mut __p::BitFingerprint| <u32 as __p::BitPack>::write_to(&__self.tick, __writer),
-            |__writer: &mut __p::BitFingerprint| <u32 as __p::BitPack>::write_to(&__baseline.tick, __writer),
-        )? {
-            <u32 as __p::BitPack>::write_to(&__self.tick, __writer)?;
-        }
-        __p::keyed::sorted_vec::write_delta(
-            __writer,
-            &__self.units,
-            &__baseline.units,
-            UNITS_MAX,
-            Unit::spawn,
-            Unit::key,
-            __budget,
-        )
-    }
-
-    #[automatically_derived]
-    impl __p::BitPack for SortedWorld {
-        const MAX_BITS: usize = __p::sum(&[32, __p::keyed::sorted_vec::max_bits::<u32, Unit>(UNITS_MAX)]);
-        const MIN_BITS: usize = __p::sum(&[32, __p::keyed::sorted_vec::min_bits(UNITS_MAX)]);
-        const SCHEMA: u64 = __p::schema::sequence(&[
-            <u32 as __p::BitPack>::SCHEMA,
-            __p::keyed::sorted_vec::schema::<u32, Unit>(UNITS_MAX),
-        ]);
-
-        #[inline]
-        fn write_to<__W: __p::BitWrite>(&self, __writer: &mut __W) -> __p::Result<(), __p::Error> {
-            <u32 as __p::BitPack>::write_to(&self.tick, __writer)?;
-            __p::keyed::sorted_vec::write(__writer, &self.units, UNITS_MAX, Unit::key, __p::None)
-        }
-
-        #[inline]
-        fn read_from(__reader: &mut __p::BitReader<'_>) -> __p::Result<Self, __p::Error> {
-            __p::Ok(SortedWorld {
-                tick: <u32 as __p::BitPack>::read_from(__reader)?,
-                units: __p::keyed::sorted_vec::read(__reader, UNITS_MAX, Unit::key)?,
-            })
-        }
-    }
-
-    #[automatically_derived]
-    impl __p::ChangeGroups for SortedWorld {
-        type Tracker = __p::GroupTracker<2, ()>;
-        type Changes = (__p::Option<(u32,)>, __p::Option<(Vec<Unit>,)>);
-
-        #[inline]
-        fn write_changes<__W: __p::BitWrite>(
-            &self,
-            __writer: &mut __W,
-            __confirmed: &<Self as __p::ChangeGroups>::Tracker,
-            __latest: &mut <Self as __p::ChangeGroups>::Tracker,
-        ) -> __p::Result<(), __p::Error> {
-            if __p::tracked_group(
-                __writer,
-                &__confirmed.records[0],
-                &mut __latest.records[0],
-                |__writer: &mut __p::BitFingerprint| <u32 as __p::BitPack>::write_to(&self.tick, __writer),
-            )? {
-                <u32 as __p::BitPack>::write_to(&self.tick, __writer)?;
-            }
-            if __p::tracked_group(
-                __writer,
-                &__confirmed.records[1],
-                &mut __latest.records[1],
-                |__writer: &mut __p::BitFingerprint| {
-                    __p::keyed::sorted_vec::write(__writer, &self.units, UNITS_MAX, Unit::key, __p::None)
-                },
-            )? {
-                __p::keyed::sorted_vec::write(__writer, &self.units, UNITS_MAX, Unit::key, __p::None)?;
-            }
-            __p::Ok(())
-        }
-
-        #[inline]
-        fn decode_changes(
-            __reader: &mut __p::BitReader<'_>,
-        ) -> __p::Result<<Self as __p::ChangeGroups>::Changes, __p::Error> {
-            let __item0 = if __p::BitReader::read_bool(__reader)? {
-                __p::Some((<u32 as __p::BitPack>::read_from(__reader)?,))
-            } else {
-                __p::None
-            };
-            let __item1 = if __p::BitReader::read_bool(__reader)? {
-                __p::Some((__p::keyed::sorted_vec::read(__reader, UNITS_MAX, Unit::key)?,))
-            } else {
-                __p::None
-            };
-            __p::Ok((__item0, __item1))
-        }
-
-        #[inline]
-        fn apply_changes(&mut self, __changes: <Self as __p::ChangeGroups>::Changes) {
-            let (__item0, __item1) = __changes;
-            if let __p::Some((__value0,)) = __item0 {
-                self.tick = __value0;
-            }
-            if let __p::Some((__value0,)) = __item1 {
-                self.units = __value0;
-            }
-        }
-
-        #[inline]
-        fn write_delta<__W: __p::BitWrite>(
-            &self,
-            __baseline: &Self,
-            __writer: &mut __W,
-        ) -> __p::Result<(), __p::Error> {
-            __write_delta(self, __baseline, __writer, __p::None)
-        }
-
-        #[inline]
-        fn read_delta(__baseline: &Self, __reader: &mut __p::BitReader<'_>) -> __p::Result<Self, __p::Error> {
-            let (__field0,) = if __p::BitReader::read_bool(__reader)? {
-                (<u32 as __p::BitPack>::read_from(__reader)?,)
-            } else {
-                (__baseline.tick,)
-            };
-            let __field1 = __p::keyed::sorted_vec::read_delta(
-                __reader,
-                &__baseline.units,
-                UNITS_MAX,
-                Unit::spawn,
-                Unit::key,
-            )?;
-            __p::Ok(SortedWorld { tick: __field0, units: __field1 })
-        }
-
-        #[inline]
-        fn write_delta_within<__W: __p::BitWrite>(
-            &self,
-            __baseline: &Self,
-            __writer: &mut __W,
-            __budget: &mut __p::keyed::Budget,
-        ) -> __p::Result<(), __p::Error> {
-            __write_delta(self, __baseline, __writer, __p::Some(__budget))
-        }
-
-        #[inline]
-        fn write_to_within<__W: __p::BitWrite>(
-            &self,
-            __writer: &mut __W,
-            __budget: &mut __p::keyed::Budget,
-        ) -> __p::Result<(), __p::Error> {
-            <u32 as __p::BitPack>::write_to(&self.tick, __writer)?;
-            __p::keyed::sorted_vec::write(__writer, &self.units, UNITS_MAX, Unit::key, __p::Some(__budget))
-        }
-
-        #[inline]
-        fn sent_state(
-            &self,
-            __baseline: __p::Option<&Self>,
-            __budget: &mut __p::keyed::Budget,
-        ) -> __p::Result<Self, __p::Error> {
-            __p::Ok(SortedWorld {
-                tick: <u32 as __p::Clone>::clone(&self.tick),
-                units: __p::keyed::sorted_vec::sent_state(
-                    &self.units,
-                    __p::Option::map(__baseline, |__baseline| __baseline.units.as_slice()),
-                    Unit::key,
                     __budget,
                 )?,
             })
