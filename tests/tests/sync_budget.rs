@@ -148,3 +148,62 @@ fn a_packet_that_cannot_hold_even_one_entry_is_refused_and_not_recorded() {
     assert_eq!(sender.next_sequence(), 1);
     assert!(sender.sent(1).is_none());
 }
+
+/// A world whose impl passes the budget on when writing but leaves
+/// `sent_state` to its default, which would record entries it held back.
+#[derive(Clone, Debug, PartialEq)]
+struct Forgetful(World);
+
+impl bitpack::BitPack for Forgetful {
+    const MAX_BITS: usize = World::MAX_BITS;
+    const SCHEMA: u64 = World::SCHEMA;
+    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), bitpack::Error> {
+        self.0.write_to(writer)
+    }
+    fn read_from(reader: &mut bitpack::BitReader<'_>) -> Result<Self, bitpack::Error> {
+        World::read_from(reader).map(Forgetful)
+    }
+}
+
+impl ChangeGroups for Forgetful {
+    type Tracker = <World as ChangeGroups>::Tracker;
+    type Changes = <World as ChangeGroups>::Changes;
+    fn write_changes<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        confirmed: &Self::Tracker,
+        latest: &mut Self::Tracker,
+    ) -> Result<(), bitpack::Error> {
+        self.0.write_changes(writer, confirmed, latest)
+    }
+    fn decode_changes(reader: &mut bitpack::BitReader<'_>) -> Result<Self::Changes, bitpack::Error> {
+        World::decode_changes(reader)
+    }
+    fn apply_changes(&mut self, changes: Self::Changes) {
+        self.0.apply_changes(changes)
+    }
+    fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), bitpack::Error> {
+        self.0.write_delta(&baseline.0, writer)
+    }
+    fn read_delta(baseline: &Self, reader: &mut bitpack::BitReader<'_>) -> Result<Self, bitpack::Error> {
+        World::read_delta(&baseline.0, reader).map(Forgetful)
+    }
+    fn write_to_within<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        budget: &mut bitpack::sync::Budget,
+    ) -> Result<(), bitpack::Error> {
+        self.0.write_to_within(writer, budget)
+    }
+}
+
+#[test]
+fn an_impl_that_does_not_build_the_sent_state_is_refused_not_trusted() {
+    let mut rng = SplitMix64(6);
+    let world = Forgetful(World::random(&mut rng, 200));
+    let mut sender: Sender<Forgetful> = Sender::new();
+    let mut buf = [0u8; DATAGRAM];
+    let error = sender.write(&world, &mut buf).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidDeclaration);
+    assert!(sender.sent(0).is_none());
+}

@@ -181,6 +181,17 @@ impl Budget {
             .ok_or(Error::new(ErrorKind::InvalidDeclaration, at))
     }
 
+    /// Apply and state passes: `Ok` when the traversal met every visit the
+    /// measure did (an implementation that does not pass the budget on, or
+    /// leaves `sent_state` to its default, meets none).
+    pub(crate) fn check_complete(&self) -> Result<(), Error> {
+        if self.next_visit == self.visits.len() {
+            Ok(())
+        } else {
+            Err(Error::new(ErrorKind::InvalidDeclaration, 0))
+        }
+    }
+
     /// Measure pass, last visit: the candidates recorded so far.
     #[inline]
     pub(crate) fn open_candidates(&self) -> &[Candidate] {

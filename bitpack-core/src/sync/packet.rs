@@ -5,6 +5,7 @@
 //! (7 bits when it is at most 64 behind); then the world, whole or as a
 //! delta. 56 bits before the world's for a delta, 49 for a whole state.
 
+use crate::change::sequence_newer;
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
 use crate::write::BitWrite;
@@ -38,7 +39,8 @@ impl Header {
         let sequence = reader.read_u16()?;
         let start = reader.bits_read();
         let baseline = if reader.read_bool()? { Some(reader.read_ack_relative(sequence)?) } else { None };
-        if baseline == Some(sequence) {
+        // A sender deltas only against states it sent before.
+        if baseline.is_some_and(|baseline| !sequence_newer(sequence, baseline)) {
             return Err(Error::new(ErrorKind::OutOfRange, start));
         }
         Ok(Header { sequence, baseline })

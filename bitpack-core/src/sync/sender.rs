@@ -232,7 +232,9 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     let used = loop {
         budget.begin(Pass::Apply);
         let mut writer = BitWriter::new(buf);
-        match write_packet(header, world, baseline, &mut writer, budget).and_then(|()| writer.finish()) {
+        let written =
+            write_packet(header, world, baseline, &mut writer, budget).and_then(|()| budget.check_complete());
+        match written.and_then(|()| writer.finish()) {
             Ok(used) => break used,
             // Longer than measured (padding moves with the position): one
             // entry fewer.
@@ -242,6 +244,7 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     };
     budget.begin(Pass::State);
     let state = world.sent_state(baseline, budget)?;
+    budget.check_complete()?;
     budget.remember_waiting();
     Ok((used, state))
 }
