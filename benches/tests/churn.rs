@@ -47,3 +47,22 @@ fn the_quoted_sizes_hold() {
     assert_eq!(means, ["1213.6", "1229.5", "1568.9", "1170.2"]);
     assert_eq!(churn::unchanged_bytes(&worlds[0]), Ok(8));
 }
+
+/// The README's breakdown of a delta's bytes.
+#[test]
+fn the_quoted_breakdown_holds() {
+    let worlds = churn::generate(churn::TICKS);
+    let parts = churn::breakdown(&worlds).expect("measures");
+    let figures = [
+        parts.changed,
+        parts.changed_bytes,
+        parts.spawned,
+        parts.spawned_bytes,
+        parts.despawned,
+        parts.key_bytes,
+        parts.kind_bytes,
+        parts.rank_gap_bytes,
+    ]
+    .map(|figure| format!("{figure:.1}"));
+    assert_eq!(figures, ["119.4", "1012.2", "2.6", "46.0", "2.5", "120.7", "15.2", "69.1"]);
+}

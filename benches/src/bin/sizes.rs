@@ -149,6 +149,24 @@ fn print_replication(options: &Options) -> Result<(), PeerError> {
     }
     let unchanged = churn::unchanged_bytes(&worlds[0]).map_err(fail)?;
     println!("| the world unchanged since the acknowledged state | {unchanged} | | |\n");
+    let parts = churn::breakdown(&worlds).map_err(fail)?;
+    println!("Where a delta's bytes go, per tick, against the tick before:\n");
+    println!("| part | bytes per tick |");
+    println!("|---|---:|");
+    println!("| {:.1} changed entities' own `write_delta` | {:.1} |", parts.changed, parts.changed_bytes);
+    println!(
+        "| {:.1} new entities' `write_delta` against the spawn value | {:.1} |",
+        parts.spawned, parts.spawned_bytes
+    );
+    println!(
+        "| keys, as adaptive gaps ({:.1} despawned entities included) | {:.1} |",
+        parts.despawned, parts.key_bytes
+    );
+    println!("| changed/removed bits | {:.1} |", parts.kind_bytes);
+    println!(
+        "| (keys of changed and removed entities as gaps in the baseline's order instead) | ({:.1}) |\n",
+        parts.rank_gap_bytes
+    );
     if options.quick {
         print_replication_times(&worlds, &vecs, options.rounds).map_err(fail)?;
     }
@@ -195,7 +213,22 @@ fn print_replication_times(
         "Receiver::read, sorted Vec",
         "world clone, BTreeMap",
         "world clone, sorted Vec",
+        "of which: the changed entities' own write_delta",
+        "of which: == on every entity in both",
     ];
+    // The entities in both of two consecutive worlds, as pairs (now, then),
+    // and the changed ones alone.
+    let common: Vec<Vec<(dataset::Entity, dataset::Entity)>> = worlds
+        .windows(2)
+        .map(|pair| {
+            let then = &pair[0].entities;
+            pair[1].entities.iter().filter_map(|(id, now)| then.get(id).map(|then| (*now, *then))).collect()
+        })
+        .collect();
+    let changed: Vec<Vec<_>> = common
+        .iter()
+        .map(|pairs| pairs.iter().filter(|(now, then)| now != then).copied().collect())
+        .collect();
     let mut samples = vec![Vec::with_capacity(rounds); names.len()];
     for _ in 0..rounds {
         let start = Instant::now();
@@ -226,6 +259,20 @@ fn print_replication_times(
             black_box(black_box(world).clone());
         }
         samples[7].push(start.elapsed());
+        let start = Instant::now();
+        for pairs in &changed {
+            let mut writer = bitpack::BitWriter::new(&mut buf);
+            for (now, then) in pairs {
+                black_box(now).write_delta(black_box(then), &mut writer)?;
+            }
+            black_box(writer.finish()?);
+        }
+        samples[8].push(start.elapsed());
+        let start = Instant::now();
+        for pairs in &common {
+            black_box(pairs.iter().filter(|(now, then)| black_box(now) != black_box(then)).count());
+        }
+        samples[9].push(start.elapsed());
     }
     let per_tick: Vec<f64> =
         samples.iter_mut().map(|s| median(s).as_secs_f64() * 1e9 / worlds.len() as f64).collect();
