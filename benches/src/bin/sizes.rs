@@ -215,6 +215,8 @@ fn print_replication_times(
         "world clone, sorted Vec",
         "of which: the changed entities' own write_delta",
         "of which: == on every entity in both",
+        "Sender::write, BTreeMap, 1200-byte datagrams",
+        "Receiver::read, BTreeMap, 1200-byte datagrams",
     ];
     // The entities in both of two consecutive worlds, as pairs (now, then),
     // and the changed ones alone.
@@ -273,6 +275,9 @@ fn print_replication_times(
             black_box(pairs.iter().filter(|(now, then)| black_box(now) != black_box(then)).count());
         }
         samples[9].push(start.elapsed());
+        let (write, read) = session(worlds, &mut buf[..1200])?;
+        samples[10].push(write);
+        samples[11].push(read);
     }
     let per_tick: Vec<f64> =
         samples.iter_mut().map(|s| median(s).as_secs_f64() * 1e9 / worlds.len() as f64).collect();

@@ -237,9 +237,9 @@ impl Budget {
         core::mem::swap(waiting, spare);
     }
 
-    /// After a packet that held nothing back.
-    pub(crate) fn forget_waiting(&mut self) {
-        self.waiting.clear();
+    /// Whether the last packet held entries back (that wait still).
+    pub(crate) fn is_waiting(&self) -> bool {
+        !self.waiting.is_empty()
     }
 
     /// Bits every candidate takes, keys included, when all are sent.

@@ -152,16 +152,18 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         let baseline = baseline.map(|sent| &sent.state);
         let budget = &mut self.budget;
 
-        // Everything, straight into the buffer: the common case.
-        budget.begin(Pass::Measure);
-        let mut writer = BitWriter::new(buf);
-        let (used, state) = match write_packet(&header, world, baseline, &mut writer, budget)
-            .and_then(|()| writer.finish())
-        {
-            Ok(used) => {
-                budget.forget_waiting();
-                (used, world.clone())
-            }
+        // Everything, straight into the buffer: the common case. After a
+        // packet that held entries back, the next one likely cannot carry
+        // everything either: measure first.
+        let attempt = if budget.is_waiting() {
+            Err(Error::new(ErrorKind::BufferFull, 0))
+        } else {
+            budget.begin(Pass::Measure);
+            let mut writer = BitWriter::new(buf);
+            write_packet(&header, world, baseline, &mut writer, budget).and_then(|()| writer.finish())
+        };
+        let (used, state) = match attempt {
+            Ok(used) => (used, world.clone()),
             Err(error) if error.kind() == ErrorKind::BufferFull => {
                 write_budgeted(&header, world, baseline, buf, budget, &mut priority)?
             }
