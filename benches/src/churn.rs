@@ -42,9 +42,16 @@ pub fn spawn_baseline() -> Entity {
     }
 }
 
-fn entity_id(entity: &Entity) -> u16 {
-    entity.id
+// What `#[bitpack(key)]` on `Entity::id` is to generate.
+impl keyed::KeyField for Entity {
+    type Key = u16;
+    fn key(&self) -> u16 {
+        self.id
+    }
 }
+
+/// The key a sorted `Vec`'s code passes.
+const ENTITY_ID: fn(&Entity) -> u16 = <Entity as keyed::KeyField>::key;
 
 /// A keyed collection of entities: a `BTreeMap` by id, or a `Vec` sorted by
 /// id. Each method is the keyed runtime call generated code makes.
@@ -113,10 +120,10 @@ impl Entities for Vec<Entity> {
         <[Entity]>::len(self)
     }
     fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        keyed::sorted_vec::write(writer, self, MAX_ENTITIES, entity_id, budget)
+        keyed::sorted_vec::write(writer, self, MAX_ENTITIES, ENTITY_ID, budget)
     }
     fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        keyed::sorted_vec::read(reader, MAX_ENTITIES, entity_id)
+        keyed::sorted_vec::read(reader, MAX_ENTITIES, ENTITY_ID)
     }
     fn write_delta<W: BitWrite>(
         &self,
@@ -124,13 +131,13 @@ impl Entities for Vec<Entity> {
         writer: &mut W,
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
-        keyed::sorted_vec::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, entity_id, budget)
+        keyed::sorted_vec::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID, budget)
     }
     fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        keyed::sorted_vec::read_delta(reader, base, MAX_ENTITIES, spawn_baseline, entity_id)
+        keyed::sorted_vec::read_delta(reader, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID)
     }
     fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        keyed::sorted_vec::sent_state(self, base.map(Vec::as_slice), entity_id, budget)
+        keyed::sorted_vec::sent_state(self, base.map(Vec::as_slice), ENTITY_ID, budget)
     }
 }
 

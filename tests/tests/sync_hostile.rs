@@ -9,7 +9,7 @@ mod sync_common;
 use bitpack::__private::keyed::{map, sorted_vec};
 use bitpack::sync::{Acks, Receiver, Sender};
 use bitpack::{BitReader, ChangeGroups, ErrorKind};
-use sync_common::{SplitMix64, Unit, World};
+use sync_common::{KEY, SplitMix64, Unit, World};
 
 /// What a receiver holds, to compare before and after.
 fn held(receiver: &Receiver<World>) -> (Option<u16>, Acks, Option<World>) {
@@ -131,10 +131,8 @@ fn the_decoders_under_the_receiver_refuse_random_bytes_in_place() {
         // Each decoder: a value, or an `Err` that leaves the reader put.
         in_place(&bytes, |reader| map::read::<u32, Unit>(reader, 64).map(drop));
         in_place(&bytes, |reader| map::read_delta(reader, &baseline.units, 64, Unit::spawn).map(drop));
-        in_place(&bytes, |reader| sorted_vec::read(reader, 64, Unit::key).map(drop));
-        in_place(&bytes, |reader| {
-            sorted_vec::read_delta(reader, &sorted, 64, Unit::spawn, Unit::key).map(drop)
-        });
+        in_place(&bytes, |reader| sorted_vec::read(reader, 64, KEY).map(drop));
+        in_place(&bytes, |reader| sorted_vec::read_delta(reader, &sorted, 64, Unit::spawn, KEY).map(drop));
         in_place(&bytes, |reader| <Acks as bitpack::BitPack>::read_from(reader).map(drop));
     }
     // Some random deltas are valid (an unchanged world is 4 zero bits).

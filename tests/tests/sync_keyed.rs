@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use bitpack::__private::keyed::{map, sorted_vec};
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
-use sync_common::{SplitMix64, Unit, World};
+use sync_common::{KEY, SplitMix64, Unit, World};
 
 fn delta_bits(now: &World, baseline: &World) -> usize {
     let mut counter = BitCounter::new();
@@ -106,7 +106,7 @@ fn the_sorted_vec_form_sends_the_same_bytes_and_refuses_disorder() -> Result<(),
     let map_used = writer.finish()?;
     let mut vec_bytes = vec![0u8; 8192];
     let mut writer = BitWriter::new(&mut vec_bytes);
-    sorted_vec::write_delta(&mut writer, &sorted_now, &sorted_base, 1024, Unit::spawn, Unit::key, None)?;
+    sorted_vec::write_delta(&mut writer, &sorted_now, &sorted_base, 1024, Unit::spawn, KEY, None)?;
     let vec_used = writer.finish()?;
     assert_eq!(map_bytes[..map_used], vec_bytes[..vec_used]);
     let back = sorted_vec::read_delta(
@@ -114,7 +114,7 @@ fn the_sorted_vec_form_sends_the_same_bytes_and_refuses_disorder() -> Result<(),
         &sorted_base,
         1024,
         Unit::spawn,
-        Unit::key,
+        KEY,
     )?;
     assert_eq!(back.len(), sorted_now.len());
     assert!(back.iter().zip(&sorted_now).all(|(a, b)| a.close_to(b)));
@@ -124,25 +124,24 @@ fn the_sorted_vec_form_sends_the_same_bytes_and_refuses_disorder() -> Result<(),
     map::write(&mut writer, &now.units, 1024, None)?;
     let map_used = writer.finish()?;
     let mut writer = BitWriter::new(&mut vec_bytes);
-    sorted_vec::write(&mut writer, &sorted_now, 1024, Unit::key, None)?;
+    sorted_vec::write(&mut writer, &sorted_now, 1024, KEY, None)?;
     let vec_used = writer.finish()?;
     assert_eq!(map_whole[..map_used], vec_bytes[..vec_used]);
-    let decoded = sorted_vec::read(&mut BitReader::new(&vec_bytes[..vec_used]), 1024, Unit::key)?;
+    let decoded = sorted_vec::read(&mut BitReader::new(&vec_bytes[..vec_used]), 1024, KEY)?;
     assert!(decoded.iter().zip(&sorted_now).all(|(a, b)| a.close_to(b)));
 
     // Out of order, or a repeated key: refused, never a panic.
     let mut unsorted = sorted_now.clone();
     unsorted.swap(3, 4);
     let mut counter = BitCounter::new();
-    let error = sorted_vec::write(&mut counter, &unsorted, 1024, Unit::key, None).unwrap_err();
+    let error = sorted_vec::write(&mut counter, &unsorted, 1024, KEY, None).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::NotIncreasing);
-    let error =
-        sorted_vec::write_delta(&mut counter, &unsorted, &sorted_base, 1024, Unit::spawn, Unit::key, None)
-            .unwrap_err();
+    let error = sorted_vec::write_delta(&mut counter, &unsorted, &sorted_base, 1024, Unit::spawn, KEY, None)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::NotIncreasing);
     let mut repeated = sorted_now.clone();
     repeated[5].id = repeated[4].id;
-    assert!(sorted_vec::write(&mut counter, &repeated, 1024, Unit::key, None).is_err());
+    assert!(sorted_vec::write(&mut counter, &repeated, 1024, KEY, None).is_err());
     Ok(())
 }
 
@@ -156,7 +155,7 @@ fn a_value_whose_key_field_disagrees_is_refused() -> Result<(), Error> {
     map::write(&mut writer, &units, 1024, None)?;
     let used = writer.finish()?;
     let mut reader = BitReader::new(&buf[..used]);
-    let error = sorted_vec::read(&mut reader, 1024, Unit::key).unwrap_err();
+    let error = sorted_vec::read(&mut reader, 1024, KEY).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::KeyMismatch);
     assert_eq!(reader.bits_read(), 0);
     // As a delta: the new unit 9 says 8.
@@ -164,8 +163,8 @@ fn a_value_whose_key_field_disagrees_is_refused() -> Result<(), Error> {
     let mut writer = BitWriter::new(&mut buf);
     map::write_delta(&mut writer, &units, &empty, 1024, Unit::spawn, None)?;
     let used = writer.finish()?;
-    let error = sorted_vec::read_delta(&mut BitReader::new(&buf[..used]), &[], 1024, Unit::spawn, Unit::key)
-        .unwrap_err();
+    let error =
+        sorted_vec::read_delta(&mut BitReader::new(&buf[..used]), &[], 1024, Unit::spawn, KEY).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::KeyMismatch);
     Ok(())
 }

@@ -82,6 +82,16 @@ macro_rules! keys {
 
 keys!(u8, u16, u32, u64, u128, usize);
 
+/// A value that carries its own key: what `#[bitpack(key)]` on one of its
+/// fields derives, so the code of a collection of such values (a `Vec`
+/// kept sorted by key, [`sorted_vec`]) passes `<V as KeyField>::key`.
+pub trait KeyField {
+    /// The key field's type.
+    type Key: Key;
+    /// The key field's value.
+    fn key(&self) -> Self::Key;
+}
+
 /// The fingerprint kind of a keyed collection (apart from the core's own codes).
 const KEYED: u64 = 0x4B45_5945_4400;
 

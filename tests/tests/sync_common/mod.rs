@@ -85,11 +85,6 @@ impl Unit {
         Unit { health: 1000, ..Unit::default() }
     }
 
-    /// The `#[bitpack(key)]` of a sorted `Vec` of units.
-    pub fn key(&self) -> u32 {
-        self.id
-    }
-
     pub fn random(rng: &mut SplitMix64, id: u32) -> Unit {
         Unit {
             id,
@@ -133,6 +128,19 @@ impl Unit {
             && self.target == other.target
     }
 }
+
+// What `#[bitpack(key)]` on `id` is to generate.
+#[automatically_derived]
+impl ::bitpack::__private::keyed::KeyField for Unit {
+    type Key = u32;
+    #[inline]
+    fn key(&self) -> u32 {
+        self.id
+    }
+}
+
+/// The key of a unit, as a sorted `Vec`'s code passes it.
+pub const KEY: fn(&Unit) -> u32 = <Unit as ::bitpack::__private::keyed::KeyField>::key;
 
 /// The world: see the module docs for what it stands for.
 #[derive(Clone, Debug, PartialEq)]
