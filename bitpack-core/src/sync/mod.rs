@@ -196,9 +196,9 @@
 //! entities near the client), so every entry is sent within a bounded
 //! number of packets. The state the sender records for the packet is
 //! exactly what the client will hold (the entries sent, the others as in
-//! the baseline), so later deltas stay exact. Such a packet costs about
-//! three writes of the delta (measure, select, write) and the recorded
-//! state is built from the baseline.
+//! the baseline), so later deltas stay exact. Such a packet measures the
+//! whole delta, writes the selected entries, and builds the recorded state
+//! from the baseline: about twice the cost of one that carries everything.
 //!
 //! ## Loss, order and hostile bytes
 //!
@@ -224,12 +224,12 @@
 //!   (the state kept for it), nothing else.
 //! - **CPU**: a packet that carries everything costs the delta's write
 //!   (each changed entry's `write_delta`, an `==` per entry held in both,
-//!   the keys) and a clone of the world; one that cannot, about three
-//!   times the delta. On the benchmark world (262 entities, 46% changing
-//!   each tick; `benches/README.md`) a `write` costs 2.4x a whole encode
-//!   of the same world with the entities in a sorted `Vec`, 3x in a
-//!   `BTreeMap`, most of it the entities' own `write_delta`; a `read`
-//!   1.3x and 1.9x.
+//!   the keys) and a clone of the world; one that cannot carry everything
+//!   about twice that. On the benchmark world (262 entities, 46% changing
+//!   each tick; `benches/README.md`) a `write` costs about 2.5x a whole
+//!   encode of the same world with the entities in a sorted `Vec`, 3x in
+//!   a `BTreeMap`, most of it the entities' own `write_delta`; a `read`
+//!   1.3x and 2x.
 
 mod acks;
 pub(crate) mod budget;
