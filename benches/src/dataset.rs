@@ -249,8 +249,8 @@ pub struct Dataset {
 }
 
 /// An entity's hidden state between ticks.
-struct Body {
-    entity: Entity,
+pub(crate) struct Body {
+    pub(crate) entity: Entity,
     moving: bool,
 }
 
@@ -284,7 +284,7 @@ pub fn generate() -> Dataset {
 }
 
 /// [`ENTITIES`] distinct ids in 0..=4095, ascending, as a server lists them.
-fn distinct_ids(rng: &mut SplitMix64) -> Vec<u16> {
+pub(crate) fn distinct_ids(rng: &mut SplitMix64) -> Vec<u16> {
     let mut taken = vec![false; usize::from(ID_MAX) + 1];
     let mut ids = Vec::with_capacity(ENTITIES);
     while ids.len() < ENTITIES {
@@ -306,7 +306,7 @@ fn random_target(rng: &mut SplitMix64, ids: &[u16]) -> Option<u16> {
     if rng.percent(30) { Some(ids[rng.below(ids.len() as u64) as usize]) } else { None }
 }
 
-fn spawn(rng: &mut SplitMix64, id: u16, ids: &[u16]) -> Body {
+pub(crate) fn spawn(rng: &mut SplitMix64, id: u16, ids: &[u16]) -> Body {
     let moving = rng.percent(40);
     let health = if rng.percent(70) { HEALTH_MAX } else { 300 + rng.below(701) as u16 };
     let entity = Entity {
@@ -335,7 +335,7 @@ fn spawn(rng: &mut SplitMix64, id: u16, ids: &[u16]) -> Body {
 
 /// One tick: start or stop moving (2% / 3%, so about 40% move), integrate,
 /// turn, take or heal damage (5%), flip a flag now and then.
-fn step(rng: &mut SplitMix64, body: &mut Body, ids: &[u16]) {
+pub(crate) fn step(rng: &mut SplitMix64, body: &mut Body, ids: &[u16]) {
     let entity = &mut body.entity;
     if body.moving && rng.percent(3) {
         body.moving = false;

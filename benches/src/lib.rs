@@ -15,7 +15,12 @@
 //! - [`peers`]: every encoding behind one interface, buffers reused.
 //! - [`stream`]: bitpack's tracked change-group and baseline-delta streams.
 //! - [`delta_estimate`]: the delta stream's size counted by hand, to check it.
+//!
+//! Issue 13 (replicating a world):
+//! - [`churn`]: the dataset with entities spawning and despawning, keyed by
+//!   id, sent to a client by `bitpack::sync` over a lossy link.
 
+pub mod churn;
 pub mod dataset;
 pub mod delta_estimate;
 pub mod hand;

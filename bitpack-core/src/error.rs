@@ -44,6 +44,15 @@ pub enum ErrorKind {
     /// refused so that every decoded value re-encodes to the bits it came
     /// from.
     NonCanonical,
+    /// A packet is a delta against a state the receiver does not hold
+    /// (never decoded, or dropped from its ring since).
+    MissingBaseline,
+    /// A keyed entry's value names a key other than the one it is stored
+    /// under (a `Vec` kept sorted by a `#[bitpack(key)]` field).
+    KeyMismatch,
+    /// A packet's check does not match its bytes: corrupted, truncated, or
+    /// written for another world type.
+    ChecksumMismatch,
 }
 
 impl ErrorKind {
@@ -64,6 +73,9 @@ impl ErrorKind {
             ErrorKind::TrailingBytes => "bytes left over after the value",
             ErrorKind::AllocationLimit => "allocation over the decode limit",
             ErrorKind::NonCanonical => "encoding no writer produces",
+            ErrorKind::MissingBaseline => "delta against a state the receiver does not hold",
+            ErrorKind::KeyMismatch => "entry's key differs from the key it is sent under",
+            ErrorKind::ChecksumMismatch => "packet check does not match its bytes",
         }
     }
 }

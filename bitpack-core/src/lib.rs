@@ -36,6 +36,8 @@ mod relative;
 pub mod smallest_three;
 #[doc(hidden)]
 pub mod with;
+#[cfg(feature = "alloc")]
+pub mod sync;
 mod write;
 mod writer;
 

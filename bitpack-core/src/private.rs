@@ -19,6 +19,8 @@ pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
 
 pub mod adaptive;
+#[cfg(feature = "alloc")]
+pub mod keyed;
 pub mod message;
 pub mod schema;
 

@@ -4,14 +4,18 @@
 //! process and prints ratios to bitcode on the integer twin; with `--svg`,
 //! writes a bar chart of bytes per snapshot.
 //!
+//! The last section sends the issue-13 churning world to one client with
+//! `bitpack::sync` (`--replication` prints it alone).
+//!
 //! ```text
-//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]] [--svg PATH]
+//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]] [--replication] [--svg PATH]
 //! ```
 
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use bitpack_benches::churn::{self, Link};
 use bitpack_benches::peers::{self, Contender, PeerError, REFERENCE};
 use bitpack_benches::{dataset, stream};
 
@@ -26,10 +30,19 @@ struct Options {
     /// valgrind: `--profile NAME [--decode]`.
     profile: Option<String>,
     decode: bool,
+    /// Only the issue-13 replication section: `--replication`.
+    replication_only: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options = Options { quick: false, rounds: 100, svg: None, profile: None, decode: false };
+    let mut options = Options {
+        quick: false,
+        rounds: 100,
+        svg: None,
+        profile: None,
+        decode: false,
+        replication_only: false,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -41,8 +54,9 @@ fn parse_options() -> Result<Options, String> {
             "--svg" => options.svg = Some(args.next().ok_or("--svg needs a path")?),
             "--profile" => options.profile = Some(args.next().ok_or("--profile needs an encoding name")?),
             "--decode" => options.decode = true,
+            "--replication" => options.replication_only = true,
             "-h" | "--help" => {
-                return Err("usage: sizes [--quick [--rounds N]] [--svg PATH] [--profile NAME [--decode] [--rounds N]]".to_string());
+                return Err("usage: sizes [--quick [--rounds N]] [--replication] [--svg PATH] [--profile NAME [--decode] [--rounds N]]".to_string());
             }
             other => return Err(format!("unknown argument {other}; try --help")),
         }
@@ -61,6 +75,9 @@ fn main() -> ExitCode {
 }
 
 fn run(options: &Options) -> Result<(), PeerError> {
+    if options.replication_only {
+        return print_replication(options);
+    }
     let data = dataset::generate();
     if let Some(name) = &options.profile {
         return profile(&data, name, options.decode, options.rounds);
@@ -95,6 +112,182 @@ fn run(options: &Options) -> Result<(), PeerError> {
             print_times(kind, contenders, options.rounds)?;
         }
     }
+    print_replication(options)
+}
+
+/// Issue 13: the churning dataset sent to one client by `bitpack::sync`.
+fn print_replication(options: &Options) -> Result<(), PeerError> {
+    let fail = |e: bitpack::Error| PeerError(format!("replication: {e}"));
+    let worlds = churn::generate(churn::TICKS);
+    let vecs = churn::as_vecs(&worlds);
+    let mean_whole = worlds
+        .iter()
+        .map(|world| bitpack::measure(world).map(|bits| bits.div_ceil(8)))
+        .sum::<Result<usize, _>>()
+        .map_err(fail)? as f64
+        / worlds.len() as f64;
+    let mean_entities =
+        worlds.iter().map(|world| world.entities.len()).sum::<usize>() as f64 / worlds.len() as f64;
+    println!(
+        "### Replicating the churning world ({} ticks, {mean_entities:.0} entities on average, {}% spawning and {}% despawning per tick)\n",
+        churn::TICKS,
+        churn::CHURN_PERCENT,
+        churn::CHURN_PERCENT
+    );
+    println!("| link (one client) | bytes per tick | largest packet | packets decoded |");
+    println!("|---|---:|---:|---:|");
+    println!("| whole world every tick | {mean_whole:.1} | | |");
+    let unbounded = 1 << 16;
+    for (name, link) in [
+        ("no loss, acks the next tick", Link { loss: 0, ack_delay: 1, datagram: unbounded }),
+        ("5% loss, acks the next tick", Link { loss: 5, ack_delay: 1, datagram: unbounded }),
+        ("5% loss, acks 3 ticks late (100 ms)", Link { loss: 5, ack_delay: 3, datagram: unbounded }),
+        ("5% loss, acks the next tick, 1200-byte datagrams", Link { loss: 5, ack_delay: 1, datagram: 1200 }),
+    ] {
+        let run = churn::replicate(&worlds, link, 13).map_err(fail)?;
+        println!("| {name} | {:.1} | {} | {} of {} |", run.mean(), run.largest, run.decoded, run.packets);
+    }
+    let unchanged = churn::unchanged_bytes(&worlds[0]).map_err(fail)?;
+    println!("| the world unchanged since the acknowledged state | {unchanged} | | |\n");
+    let parts = churn::breakdown(&worlds).map_err(fail)?;
+    println!("Where a delta's bytes go, per tick, against the tick before:\n");
+    println!("| part | bytes per tick |");
+    println!("|---|---:|");
+    println!("| {:.1} changed entities' own `write_delta` | {:.1} |", parts.changed, parts.changed_bytes);
+    println!(
+        "| {:.1} new entities' `write_delta` against the spawn value | {:.1} |",
+        parts.spawned, parts.spawned_bytes
+    );
+    println!(
+        "| keys, as adaptive gaps ({:.1} despawned entities included) | {:.1} |",
+        parts.despawned, parts.key_bytes
+    );
+    println!("| changed/removed bits | {:.1} |", parts.kind_bytes);
+    println!(
+        "| (keys of changed and removed entities as gaps in the baseline's order instead) | ({:.1}) |\n",
+        parts.rank_gap_bytes
+    );
+    if options.quick {
+        print_replication_times(&worlds, &vecs, options.rounds).map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// Per tick, medians of interleaved rounds: the whole world, a keyed delta
+/// against the tick before, and one client's `Sender::write` (acks the next
+/// tick) and `Receiver::read`, for the map and the sorted `Vec` forms.
+fn print_replication_times(
+    worlds: &[churn::MapWorld],
+    vecs: &[churn::VecWorld],
+    rounds: usize,
+) -> Result<(), bitpack::Error> {
+    use bitpack::ChangeGroups;
+    use bitpack::sync::{Receiver, Sender};
+
+    fn session<E: churn::Entities>(
+        worlds: &[churn::World<E>],
+        buf: &mut [u8],
+    ) -> Result<(Duration, Duration), bitpack::Error> {
+        let mut sender: Sender<churn::World<E>> = Sender::new();
+        let mut receiver: Receiver<churn::World<E>> = Receiver::new();
+        let (mut write, mut read) = (Duration::ZERO, Duration::ZERO);
+        for world in worlds {
+            let start = Instant::now();
+            let used = black_box(sender.write(black_box(world), buf)?);
+            write += start.elapsed();
+            let start = Instant::now();
+            black_box(receiver.read(black_box(&buf[..used]))?.is_some());
+            read += start.elapsed();
+            sender.ack(&receiver.acks());
+        }
+        Ok((write, read))
+    }
+
+    let mut buf = vec![0u8; 1 << 16];
+    let names = [
+        "whole world (encode)",
+        "keyed delta against the tick before (encode)",
+        "Sender::write, BTreeMap",
+        "Sender::write, sorted Vec",
+        "Receiver::read, BTreeMap",
+        "Receiver::read, sorted Vec",
+        "world clone, BTreeMap",
+        "world clone, sorted Vec",
+        "of which: the changed entities' own write_delta",
+        "of which: == on every entity in both",
+        "Sender::write, BTreeMap, 1200-byte datagrams",
+        "Receiver::read, BTreeMap, 1200-byte datagrams",
+    ];
+    // The entities in both of two consecutive worlds, as pairs (now, then),
+    // and the changed ones alone.
+    let common: Vec<Vec<(dataset::Entity, dataset::Entity)>> = worlds
+        .windows(2)
+        .map(|pair| {
+            let then = &pair[0].entities;
+            pair[1].entities.iter().filter_map(|(id, now)| then.get(id).map(|then| (*now, *then))).collect()
+        })
+        .collect();
+    let changed: Vec<Vec<_>> = common
+        .iter()
+        .map(|pairs| pairs.iter().filter(|(now, then)| now != then).copied().collect())
+        .collect();
+    let mut samples = vec![Vec::with_capacity(rounds); names.len()];
+    for _ in 0..rounds {
+        let start = Instant::now();
+        for world in worlds {
+            black_box(bitpack::encode_into(black_box(world), &mut buf)?);
+        }
+        samples[0].push(start.elapsed());
+        let start = Instant::now();
+        for pair in worlds.windows(2) {
+            let mut writer = bitpack::BitWriter::new(&mut buf);
+            black_box(&pair[1]).write_delta(black_box(&pair[0]), &mut writer)?;
+            black_box(writer.finish()?);
+        }
+        samples[1].push(start.elapsed());
+        let (write, read) = session(worlds, &mut buf)?;
+        samples[2].push(write);
+        samples[4].push(read);
+        let (write, read) = session(vecs, &mut buf)?;
+        samples[3].push(write);
+        samples[5].push(read);
+        let start = Instant::now();
+        for world in worlds {
+            black_box(black_box(world).clone());
+        }
+        samples[6].push(start.elapsed());
+        let start = Instant::now();
+        for world in vecs {
+            black_box(black_box(world).clone());
+        }
+        samples[7].push(start.elapsed());
+        let start = Instant::now();
+        for pairs in &changed {
+            let mut writer = bitpack::BitWriter::new(&mut buf);
+            for (now, then) in pairs {
+                black_box(now).write_delta(black_box(then), &mut writer)?;
+            }
+            black_box(writer.finish()?);
+        }
+        samples[8].push(start.elapsed());
+        let start = Instant::now();
+        for pairs in &common {
+            black_box(pairs.iter().filter(|(now, then)| black_box(now) != black_box(then)).count());
+        }
+        samples[9].push(start.elapsed());
+        let (write, read) = session(worlds, &mut buf[..1200])?;
+        samples[10].push(write);
+        samples[11].push(read);
+    }
+    let per_tick: Vec<f64> =
+        samples.iter_mut().map(|s| median(s).as_secs_f64() * 1e9 / worlds.len() as f64).collect();
+    println!("#### Time per tick ({rounds} interleaved rounds, medians)\n");
+    println!("| work | ns per tick | / whole world |");
+    println!("|---|---:|---:|");
+    for (name, ns) in names.iter().zip(&per_tick) {
+        println!("| {name} | {ns:.0} | {:.2} |", ns / per_tick[0]);
+    }
+    println!();
     Ok(())
 }
 

@@ -176,4 +176,48 @@ pub trait ChangeGroups: BitPack {
     /// Reads what [`ChangeGroups::write_delta`] wrote against the same
     /// `baseline`: unsent groups are taken from it.
     fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error>;
+
+    /// [`BitPack::write_to`] for a [`crate::sync::Sender`]: the same bits,
+    /// except that keyed collections may leave out entries `budget` holds
+    /// back from a packet that cannot carry them all. Types with keyed
+    /// collections (or fields that hold some) pass `budget` on; the default
+    /// writes everything.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn write_to_within<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        budget: &mut crate::sync::Budget,
+    ) -> Result<(), Error> {
+        let _ = budget;
+        self.write_to(writer)
+    }
+
+    /// [`ChangeGroups::write_delta`] for a [`crate::sync::Sender`], as
+    /// [`ChangeGroups::write_to_within`] is `write_to`.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn write_delta_within<W: BitWrite>(
+        &self,
+        baseline: &Self,
+        writer: &mut W,
+        budget: &mut crate::sync::Budget,
+    ) -> Result<(), Error> {
+        let _ = budget;
+        self.write_delta(baseline, writer)
+    }
+
+    /// The value a receiver holds after reading the packet `budget` last
+    /// wrote: a delta against `baseline`, or whole. The default (nothing
+    /// held back) is a copy of `self`; keyed collections keep the
+    /// baseline's value of every entry the packet left out.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn sent_state(&self, baseline: Option<&Self>, budget: &mut crate::sync::Budget) -> Result<Self, Error>
+    where
+        Self: Clone,
+    {
+        let _ = (baseline, budget);
+        Ok(self.clone())
+    }
 }

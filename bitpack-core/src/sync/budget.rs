@@ -1,0 +1,392 @@
+//! The packet budget: which keyed entries a packet that cannot carry them
+//! all sends, and the bookkeeping that lets the sender record exactly what
+//! the receiver will hold.
+//!
+//! A [`Sender`](super::Sender) drives a world through up to three passes of
+//! the same traversal ([`ChangeGroups::write_delta_within`] or
+//! [`ChangeGroups::write_to_within`], then [`ChangeGroups::sent_state`]);
+//! each keyed collection it meets is one *visit*, numbered in traversal
+//! order, and each entry it would send is one *candidate*:
+//!
+//! 1. **measure**: every candidate is written and its cost recorded;
+//! 2. **apply**: only the selected candidates are written;
+//! 3. **state**: the value the receiver holds after the packet is built.
+//!
+//! [`ChangeGroups::write_delta_within`]: crate::ChangeGroups::write_delta_within
+//! [`ChangeGroups::write_to_within`]: crate::ChangeGroups::write_to_within
+//! [`ChangeGroups::sent_state`]: crate::ChangeGroups::sent_state
+
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind};
+
+/// What the current pass does at each keyed collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    /// Write every candidate, recording each one and its cost.
+    Measure,
+    /// Write the selected candidates only.
+    Apply,
+    /// Build the state the receiver holds after the applied packet.
+    State,
+}
+
+/// What a candidate does to the receiver's collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ItemKind {
+    /// An entry in both the world and the baseline, not equal.
+    Changed,
+    /// An entry in the world only.
+    New,
+    /// An entry in the baseline only.
+    Removed,
+}
+
+/// One entry a packet may carry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    pub(crate) key: u128,
+    pub(crate) kind: ItemKind,
+    /// Bits after the key: the kind bit (if any) and the entry's data.
+    pub(crate) bits: usize,
+    /// Accumulated priority (set by the sender before selection).
+    pub(crate) priority: f32,
+    pub(crate) send: bool,
+}
+
+/// One keyed collection met by the traversal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Visit {
+    /// Its candidates: `candidates[first..first + len]`, in key order.
+    pub(crate) first: usize,
+    pub(crate) len: usize,
+    /// Bits of a key written as the gap `gap` from the previous one.
+    pub(crate) gap_bits: fn(u128) -> usize,
+}
+
+impl Visit {
+    /// Bits of `key`'s gap after `previous` (the first key's from 0).
+    fn key_bits(&self, previous: Option<u128>, key: u128) -> usize {
+        let gap = match previous {
+            Some(previous) => key.wrapping_sub(previous).wrapping_sub(1),
+            None => key,
+        };
+        (self.gap_bits)(gap)
+    }
+}
+
+/// The state a [`Sender`](super::Sender) passes through
+/// [`ChangeGroups::write_delta_within`], [`ChangeGroups::write_to_within`]
+/// and [`ChangeGroups::sent_state`] so that keyed collections can leave
+/// entries out of a packet that cannot hold them all, and the sender can
+/// record what the receiver will then hold.
+///
+/// Implementations never look inside it: they pass it on to the keyed
+/// collection runtime (generated code does), or ignore it (the default
+/// methods do, and then every entry is always sent). It keeps its buffers
+/// from packet to packet, so a warmed-up sender does not allocate for it.
+///
+/// [`ChangeGroups::write_delta_within`]: crate::ChangeGroups::write_delta_within
+/// [`ChangeGroups::write_to_within`]: crate::ChangeGroups::write_to_within
+/// [`ChangeGroups::sent_state`]: crate::ChangeGroups::sent_state
+#[derive(Clone, Debug)]
+pub struct Budget {
+    pass: Pass,
+    /// The next visit number in an apply or state pass.
+    next_visit: usize,
+    /// Where the last opened visit's candidates start.
+    open: usize,
+    visits: Vec<Visit>,
+    candidates: Vec<Candidate>,
+    /// Scratch for the selection order.
+    order: Vec<u32>,
+    /// Entries held back from earlier packets, by visit and key, with the
+    /// priority they accumulated; and the buffer for the next such list.
+    waiting: Vec<Waiting>,
+    spare: Vec<Waiting>,
+}
+
+/// An entry held back, and the priority it accumulated.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    visit: usize,
+    key: u128,
+    priority: f32,
+}
+
+/// How many candidates in a row may fail to fit before the selection stops
+/// looking for smaller ones.
+const MISSES: usize = 32;
+
+impl Budget {
+    pub(crate) const fn new() -> Self {
+        Budget {
+            pass: Pass::Measure,
+            next_visit: 0,
+            open: 0,
+            visits: Vec::new(),
+            candidates: Vec::new(),
+            order: Vec::new(),
+            waiting: Vec::new(),
+            spare: Vec::new(),
+        }
+    }
+
+    pub(crate) fn pass(&self) -> Pass {
+        self.pass
+    }
+
+    /// Starts a pass: a measure forgets the last packet's candidates.
+    pub(crate) fn begin(&mut self, pass: Pass) {
+        self.pass = pass;
+        self.next_visit = 0;
+        if pass == Pass::Measure {
+            self.visits.clear();
+            self.candidates.clear();
+        }
+    }
+
+    /// Measure pass: a new visit, whose candidates follow.
+    pub(crate) fn open_visit(&mut self, gap_bits: fn(u128) -> usize) {
+        self.open = self.candidates.len();
+        self.visits.push(Visit { first: self.open, len: 0, gap_bits });
+    }
+
+    /// Measure pass: a candidate of the last opened visit.
+    #[inline]
+    pub(crate) fn push(&mut self, key: u128, kind: ItemKind) {
+        self.candidates.push(Candidate { key, kind, bits: 0, priority: 0.0, send: true });
+        if let Some(visit) = self.visits.last_mut() {
+            visit.len += 1;
+        }
+    }
+
+    /// Measure pass: the cost of the candidate `index` of the last visit.
+    #[inline]
+    pub(crate) fn set_bits(&mut self, index: usize, bits: usize) {
+        if let Some(candidate) = self.candidates.get_mut(self.open + index) {
+            candidate.bits = bits;
+        }
+    }
+
+    /// Apply and state passes: the next visit's candidates, in key order.
+    /// `Err` when the traversal does not match the measured one (the world
+    /// or the baseline changed between passes, or an implementation visits
+    /// its collections in another order).
+    pub(crate) fn take_visit(&mut self, at: usize) -> Result<&[Candidate], Error> {
+        let visit = self.visits.get(self.next_visit).ok_or(Error::new(ErrorKind::InvalidDeclaration, at))?;
+        self.next_visit += 1;
+        self.candidates
+            .get(visit.first..visit.first + visit.len)
+            .ok_or(Error::new(ErrorKind::InvalidDeclaration, at))
+    }
+
+    /// Apply and state passes: `Ok` when the traversal met every visit the
+    /// measure did (an implementation that does not pass the budget on, or
+    /// leaves `sent_state` to its default, meets none).
+    pub(crate) fn check_complete(&self) -> Result<(), Error> {
+        if self.next_visit == self.visits.len() {
+            Ok(())
+        } else {
+            Err(Error::new(ErrorKind::InvalidDeclaration, 0))
+        }
+    }
+
+    /// Measure pass, last visit: the candidates recorded so far.
+    #[inline]
+    pub(crate) fn open_candidates(&self) -> &[Candidate] {
+        self.candidates.get(self.open..).unwrap_or(&[])
+    }
+
+    #[cfg(test)]
+    fn candidates(&self) -> &[Candidate] {
+        &self.candidates
+    }
+
+    #[cfg(test)]
+    fn candidates_mut(&mut self) -> &mut [Candidate] {
+        &mut self.candidates
+    }
+
+    /// Sets each candidate's priority: what it had accumulated while held
+    /// back from earlier packets, plus `weight(visit, key)`.
+    pub(crate) fn prioritize(&mut self, mut weight: impl FnMut(usize, u128) -> f32) {
+        let Budget { visits, candidates, waiting, .. } = self;
+        let mut waited = waiting.iter().peekable();
+        for (number, visit) in visits.iter().enumerate() {
+            for candidate in candidates.get_mut(visit.first..visit.first + visit.len).unwrap_or(&mut []) {
+                let id = (number, candidate.key);
+                while waited.next_if(|w| (w.visit, w.key) < id).is_some() {}
+                let before = waited.next_if(|w| (w.visit, w.key) == id).map_or(0.0, |w| w.priority);
+                candidate.priority = before + weight(number, candidate.key);
+            }
+        }
+    }
+
+    /// After a packet that held candidates back: they keep their priority.
+    pub(crate) fn remember_waiting(&mut self) {
+        let Budget { visits, candidates, waiting, spare, .. } = self;
+        spare.clear();
+        for (number, visit) in visits.iter().enumerate() {
+            for candidate in candidates.get(visit.first..visit.first + visit.len).unwrap_or(&[]) {
+                if !candidate.send {
+                    spare.push(Waiting { visit: number, key: candidate.key, priority: candidate.priority });
+                }
+            }
+        }
+        core::mem::swap(waiting, spare);
+    }
+
+    /// Whether the last packet held entries back (that wait still).
+    pub(crate) fn is_waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+
+    /// Bits every candidate takes, keys included, when all are sent.
+    pub(crate) fn all_candidate_bits(&self) -> usize {
+        self.visits
+            .iter()
+            .map(|visit| {
+                let mut previous = None;
+                let mut bits = 0usize;
+                for candidate in self.candidates.get(visit.first..visit.first + visit.len).unwrap_or(&[]) {
+                    bits = bits.saturating_add(visit.key_bits(previous, candidate.key) + candidate.bits);
+                    previous = Some(candidate.key);
+                }
+                bits
+            })
+            .fold(0, usize::saturating_add)
+    }
+
+    /// Selects candidates by priority, highest first, while the packet
+    /// (`fixed` bits without any candidate) stays within `room` bits. A
+    /// candidate that does not fit is passed over for smaller ones after
+    /// it, up to [`MISSES`] in a row. Returns the bits of the selection.
+    pub(crate) fn select(&mut self, fixed: usize, room: usize) -> usize {
+        for candidate in &mut self.candidates {
+            candidate.send = false;
+        }
+        self.order.clear();
+        self.order.extend(0..self.candidates.len() as u32);
+        let candidates = &self.candidates;
+        // Stable: equal priorities go in traversal (key) order.
+        self.order.sort_by(|&a, &b| {
+            let (a, b) = (&candidates[a as usize], &candidates[b as usize]);
+            b.priority.total_cmp(&a.priority)
+        });
+        let mut used = fixed;
+        let mut misses = 0;
+        for position in 0..self.order.len() {
+            let index = self.order[position] as usize;
+            let cost = self.added_bits(index);
+            if used.saturating_add(cost) <= room {
+                used += cost;
+                self.candidates[index].send = true;
+                misses = 0;
+            } else {
+                misses += 1;
+                if misses >= MISSES {
+                    break;
+                }
+            }
+        }
+        used
+    }
+
+    /// Unselects the selected candidate of lowest priority; `false` when
+    /// none is selected. For a packet that came out longer than measured
+    /// (alignment padding moves with the position).
+    pub(crate) fn drop_lowest(&mut self) -> bool {
+        let lowest = (0..self.order.len())
+            .rev()
+            .map(|position| self.order[position] as usize)
+            .find(|&index| self.candidates[index].send);
+        match lowest {
+            Some(index) => {
+                self.candidates[index].send = false;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The bits selecting candidate `index` adds: its own, its key's gap
+    /// from the selected candidate before it, and the change to the gap of
+    /// the selected candidate after it.
+    fn added_bits(&self, index: usize) -> usize {
+        let Some(visit) =
+            self.visits.iter().find(|visit| (visit.first..visit.first + visit.len).contains(&index))
+        else {
+            return usize::MAX;
+        };
+        let candidates = &self.candidates;
+        let key = candidates[index].key;
+        let previous = candidates[visit.first..index].iter().rev().find(|c| c.send).map(|c| c.key);
+        let next = candidates[index + 1..visit.first + visit.len].iter().find(|c| c.send).map(|c| c.key);
+        let mut bits = candidates[index].bits + visit.key_bits(previous, key);
+        if let Some(next) = next {
+            // The next one's gap now starts here: never longer than before.
+            bits = (bits + visit.key_bits(Some(key), next)).saturating_sub(visit.key_bits(previous, next));
+        }
+        bits
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_gaps(_gap: u128) -> usize {
+        4
+    }
+
+    fn budget(bits: &[usize], priorities: &[f32]) -> Budget {
+        let mut budget = Budget::new();
+        budget.begin(Pass::Measure);
+        budget.open_visit(unit_gaps);
+        for (index, (&bits, &priority)) in bits.iter().zip(priorities).enumerate() {
+            budget.push(index as u128 * 10, ItemKind::Changed);
+            budget.set_bits(index, bits);
+            budget.candidates_mut()[index].priority = priority;
+        }
+        budget
+    }
+
+    #[test]
+    fn selection_takes_the_highest_priorities_that_fit() {
+        let mut budget = budget(&[10, 10, 10, 10], &[1.0, 4.0, 3.0, 2.0]);
+        assert_eq!(budget.all_candidate_bits(), 4 * 14);
+        // Room for two candidates of 14 bits after 8 fixed ones.
+        assert_eq!(budget.select(8, 8 + 28), 8 + 28);
+        let sent: Vec<bool> = budget.candidates().iter().map(|c| c.send).collect();
+        assert_eq!(sent, [false, true, true, false]);
+        assert!(budget.drop_lowest());
+        let sent: Vec<bool> = budget.candidates().iter().map(|c| c.send).collect();
+        assert_eq!(sent, [false, true, false, false]);
+    }
+
+    #[test]
+    fn a_candidate_too_large_is_passed_over_for_smaller_ones() {
+        let mut budget = budget(&[100, 10, 10], &[5.0, 1.0, 1.0]);
+        assert_eq!(budget.select(0, 30), 28);
+        let sent: Vec<bool> = budget.candidates().iter().map(|c| c.send).collect();
+        assert_eq!(sent, [false, true, true]);
+    }
+
+    #[test]
+    fn a_traversal_that_does_not_match_is_an_error() {
+        let mut budget = budget(&[1], &[1.0]);
+        budget.begin(Pass::Apply);
+        assert!(budget.take_visit(0).is_ok());
+        assert_eq!(
+            budget.take_visit(0).map(|c| c.len()).map_err(|e| e.kind()),
+            Err(ErrorKind::InvalidDeclaration)
+        );
+    }
+}

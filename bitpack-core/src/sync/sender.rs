@@ -1,0 +1,252 @@
+//! The server's side of one client: the states sent, and which the client holds.
+
+use core::fmt;
+
+use super::acks::Acks;
+use super::budget::{Budget, Pass};
+use super::packet::{Header, seal};
+use crate::change::ChangeGroups;
+use crate::counter::BitCounter;
+use crate::error::{Error, ErrorKind};
+use crate::write::BitWrite;
+use crate::writer::BitWriter;
+
+/// A keyed entry a packet may hold back, as a priority function sees it:
+/// the collection (numbered from 0 in the order the world writes its keyed
+/// collections) and the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// Which keyed collection of the world.
+    pub collection: usize,
+    /// The entry's key, widened.
+    pub key: u128,
+}
+
+/// The least and most weight a priority function's answer counts for: an
+/// entry never waits more than `MAX_WEIGHT / MIN_WEIGHT` times as long as
+/// the most urgent one.
+const MIN_WEIGHT: f32 = 1.0 / 64.0;
+const MAX_WEIGHT: f32 = 64.0;
+
+/// One state sent, kept until `N` newer packets replace it.
+struct Sent<W> {
+    sequence: u16,
+    state: W,
+    acked: bool,
+}
+
+/// Sends a world to one client (see the [module docs](super)): every
+/// [`write`](Sender::write) is a packet holding the world as a delta
+/// against the newest state the client acknowledged (or whole, when the
+/// sender keeps none), and never longer than the buffer.
+///
+/// It keeps the last `N` states it sent (what the client holds after each
+/// packet), `N` world copies in all; acknowledgements older than that are
+/// ignored.
+pub struct Sender<W, const N: usize = 32> {
+    sent: [Option<Sent<W>>; N],
+    next: u16,
+    budget: Budget,
+}
+
+impl<W: ChangeGroups + Clone, const N: usize> Default for Sender<W, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<W, const N: usize> fmt::Debug for Sender<W, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sender")
+            .field("next_sequence", &self.next)
+            .field(
+                "held",
+                &self
+                    .sent
+                    .iter()
+                    .flatten()
+                    .map(|sent| (sent.sequence, sent.acked))
+                    .collect::<alloc::vec::Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
+    /// A sender that has sent nothing; its first packet is sequence 0.
+    pub fn new() -> Self {
+        Self::starting_at(0)
+    }
+
+    /// A sender whose first packet is `sequence`.
+    pub fn starting_at(sequence: u16) -> Self {
+        const { assert!(N > 0 && N <= 32_768, "a Sender keeps between 1 and 32768 states") };
+        Sender { sent: core::array::from_fn(|_| None), next: sequence, budget: Budget::new() }
+    }
+
+    /// The sequence the next packet gets.
+    pub fn next_sequence(&self) -> u16 {
+        self.next
+    }
+
+    /// The state the next packet is a delta against: the newest one the
+    /// client acknowledged that is still kept.
+    pub fn baseline(&self) -> Option<u16> {
+        self.newest_acked().and_then(|index| self.sent[index].as_ref()).map(|sent| sent.sequence)
+    }
+
+    /// What the client holds after decoding packet `sequence`, while kept.
+    pub fn sent(&self, sequence: u16) -> Option<&W> {
+        match &self.sent[slot::<N>(sequence)] {
+            Some(sent) if sent.sequence == sequence => Some(&sent.state),
+            _ => None,
+        }
+    }
+
+    /// Takes the client's acknowledgements; the newest acknowledged state
+    /// still kept becomes the next packets' baseline. Acknowledgements of
+    /// packets no longer kept, or never sent, change nothing.
+    pub fn ack(&mut self, acks: &Acks) {
+        let Some(newest) = acks.newest() else { return };
+        // Only acks of a packet still kept: a stale or made-up one names
+        // sequences that other packets may have reused.
+        if self.sent(newest).is_none() {
+            return;
+        }
+        for sent in self.sent.iter_mut().flatten() {
+            if acks.contains(sent.sequence) {
+                sent.acked = true;
+            }
+        }
+    }
+
+    /// Writes the next packet for `world` into `buf` and returns its length.
+    ///
+    /// When the world does not fit, keyed collections send the entries
+    /// that have waited longest and leave the rest for later packets
+    /// (every entry's priority grows by 1 each packet it is held back);
+    /// the state recorded for the packet is what the client will hold.
+    /// `Err` when even a packet without any entry does not fit
+    /// (`BufferFull`), or the world cannot be written (a value out of
+    /// range, a collection over its `max_len`); then nothing is recorded
+    /// and the sequence is not used.
+    pub fn write(&mut self, world: &W, buf: &mut [u8]) -> Result<usize, Error> {
+        self.write_prioritized(world, buf, |_, _| 1.0)
+    }
+
+    /// [`Sender::write`], with each held-back entry's priority growing by
+    /// `priority(world, entry)` per packet instead of 1 (for example more
+    /// for entities near the client). Answers are clamped to
+    /// `1/64..=64` (not finite: 1/64), so no entry waits more than 4096
+    /// times as long as the most urgent one. Called only for packets that
+    /// cannot carry everything.
+    pub fn write_prioritized(
+        &mut self,
+        world: &W,
+        buf: &mut [u8],
+        mut priority: impl FnMut(&W, Entry) -> f32,
+    ) -> Result<usize, Error> {
+        let sequence = self.next;
+        let baseline = self.newest_acked().and_then(|index| self.sent[index].as_ref());
+        let header = Header { sequence, baseline: baseline.map(|sent| sent.sequence) };
+        let baseline = baseline.map(|sent| &sent.state);
+        let budget = &mut self.budget;
+
+        // Everything, straight into the buffer: the common case. After a
+        // packet that held entries back, the next one likely cannot carry
+        // everything either: measure first.
+        let attempt = if budget.is_waiting() {
+            Err(Error::new(ErrorKind::BufferFull, 0))
+        } else {
+            budget.begin(Pass::Measure);
+            let mut writer = BitWriter::new(buf);
+            write_packet(&header, world, baseline, &mut writer, budget).and_then(|()| writer.finish())
+        };
+        let (used, state) = match attempt {
+            Ok(used) => (used, world.clone()),
+            Err(error) if error.kind() == ErrorKind::BufferFull => {
+                write_budgeted(&header, world, baseline, buf, budget, &mut priority)?
+            }
+            Err(error) => return Err(error),
+        };
+        seal(&mut buf[..used], W::SCHEMA);
+        self.sent[slot::<N>(sequence)] = Some(Sent { sequence, state, acked: false });
+        self.next = sequence.wrapping_add(1);
+        Ok(used)
+    }
+
+    /// The slot of the newest acknowledged state kept.
+    fn newest_acked(&self) -> Option<usize> {
+        (0..N)
+            .filter_map(|index| match &self.sent[index] {
+                Some(sent) if sent.acked => Some((self.next.wrapping_sub(sent.sequence), index)),
+                _ => None,
+            })
+            .min()
+            .map(|(_, index)| index)
+    }
+}
+
+/// The ring slot of `sequence`.
+fn slot<const N: usize>(sequence: u16) -> usize {
+    usize::from(sequence) % N
+}
+
+/// The header, then the world whole or as a delta, through `budget`.
+fn write_packet<W: ChangeGroups, S: BitWrite>(
+    header: &Header,
+    world: &W,
+    baseline: Option<&W>,
+    writer: &mut S,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    header.write(writer)?;
+    match baseline {
+        Some(baseline) => world.write_delta_within(baseline, writer, budget),
+        None => world.write_to_within(writer, budget),
+    }
+}
+
+/// A packet that cannot hold everything: measure every candidate entry,
+/// select by priority what fits, write that, and build the state the
+/// client will hold.
+fn write_budgeted<W: ChangeGroups + Clone>(
+    header: &Header,
+    world: &W,
+    baseline: Option<&W>,
+    buf: &mut [u8],
+    budget: &mut Budget,
+    priority: &mut impl FnMut(&W, Entry) -> f32,
+) -> Result<(usize, W), Error> {
+    budget.begin(Pass::Measure);
+    let mut counter = BitCounter::new();
+    write_packet(header, world, baseline, &mut counter, budget)?;
+    let fixed = counter.bits_written().saturating_sub(budget.all_candidate_bits());
+    let room = buf.len().saturating_mul(8);
+    if fixed > room {
+        return Err(Error::new(ErrorKind::BufferFull, room));
+    }
+    budget.prioritize(|collection, key| {
+        let weight = priority(world, Entry { collection, key });
+        if weight.is_finite() { weight.clamp(MIN_WEIGHT, MAX_WEIGHT) } else { MIN_WEIGHT }
+    });
+    budget.select(fixed, room);
+    let used = loop {
+        budget.begin(Pass::Apply);
+        let mut writer = BitWriter::new(buf);
+        let written =
+            write_packet(header, world, baseline, &mut writer, budget).and_then(|()| budget.check_complete());
+        match written.and_then(|()| writer.finish()) {
+            Ok(used) => break used,
+            // Longer than measured (padding moves with the position): one
+            // entry fewer.
+            Err(error) if error.kind() == ErrorKind::BufferFull && budget.drop_lowest() => {}
+            Err(error) => return Err(error),
+        }
+    };
+    budget.begin(Pass::State);
+    let state = world.sent_state(baseline, budget)?;
+    budget.check_complete()?;
+    budget.remember_waiting();
+    Ok((used, state))
+}

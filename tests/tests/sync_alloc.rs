@@ -1,0 +1,65 @@
+//! Once warmed up, a sender and a receiver allocate per packet only the
+//! world copy each keeps for it: a counting global allocator (per thread)
+//! watches every call, and compares with what cloning the world allocates.
+
+mod change_groups_common;
+mod counting_allocator;
+mod sync_common;
+
+use bitpack::sync::{Acks, Receiver, Sender};
+use counting_allocator::measure;
+use sync_common::{SplitMix64, World};
+
+const SPAWNS: usize = 2;
+
+/// A world of 200 units, two spawning and two despawning each tick, sent
+/// in datagrams of `datagram` bytes for 400 ticks; checks the last 300.
+fn session(datagram: usize) {
+    let mut rng = SplitMix64(21);
+    let mut world = World::random(&mut rng, 200);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut buf = vec![0u8; datagram];
+    let mut acks = [0u8; 16];
+    for tick in 0..400 {
+        world.step(&mut rng, SPAWNS, SPAWNS);
+        let (_, clone) = measure(|| world.clone());
+        let (used, write) = measure(|| sender.write(&world, &mut buf));
+        let used = used.expect("writes");
+        let (decoded, read) = measure(|| receiver.read(&buf[..used]).map(|world| world.is_some()));
+        assert_eq!(decoded, Ok(true));
+        let (again, stale) = measure(|| receiver.read(&buf[..used]).map(|world| world.is_some()));
+        assert_eq!(again, Ok(false));
+        let (_, ack) = measure(|| {
+            let used = bitpack::encode_into(&receiver.acks(), &mut acks).expect("fits");
+            sender.ack(&bitpack::decode::<Acks>(&acks[..used]).expect("decodes"));
+        });
+        if tick < 100 {
+            continue;
+        }
+        let whole = sender.sent(sender.next_sequence().wrapping_sub(1)).is_some_and(|sent| sent == &world);
+        // A packet that carried everything records a clone of the world.
+        // Otherwise, and on the receiver, the copy kept is the baseline's
+        // clone with the packet's entries put in: a B-tree built another
+        // way, a node more or less, and perhaps one split per new entry.
+        let copy = clone.allocations + SPAWNS + 2;
+        if whole {
+            assert!(write.allocations <= clone.allocations, "tick {tick}: {write:?} vs {clone:?}");
+        } else {
+            assert!(write.allocations <= copy, "tick {tick}: {write:?} vs {clone:?}");
+        }
+        assert!(read.allocations <= copy, "tick {tick}: {read:?} vs {clone:?}");
+        assert_eq!(stale.allocations, 0, "a stale packet allocates nothing");
+        assert_eq!(ack.allocations, 0, "acks allocate nothing");
+    }
+}
+
+#[test]
+fn packets_that_carry_everything_allocate_one_world_copy() {
+    session(1 << 14);
+}
+
+#[test]
+fn packets_under_a_budget_allocate_one_world_copy() {
+    session(300);
+}

@@ -1,0 +1,140 @@
+//! Hostile bytes at every `bitpack::sync` decoder: truncated, random,
+//! flipped and replayed packets, packets of another world type, deltas
+//! against a state the receiver lacks. Never a panic; the receiver answers
+//! `Err` or `None` and keeps exactly what it held.
+
+mod change_groups_common;
+mod sync_common;
+
+use bitpack::__private::keyed::{map, sorted_vec};
+use bitpack::sync::{Acks, Receiver, Sender};
+use bitpack::{BitReader, ChangeGroups, ErrorKind};
+use sync_common::{KEY, SplitMix64, Unit, World};
+
+/// What a receiver holds, to compare before and after.
+fn held(receiver: &Receiver<World>) -> (Option<u16>, Acks, Option<World>) {
+    (receiver.latest_sequence(), receiver.acks(), receiver.latest().cloned())
+}
+
+/// 40 ticks over a perfect link: the receiver and every packet sent.
+fn session() -> (Receiver<World>, Vec<Vec<u8>>) {
+    let mut rng = SplitMix64(8);
+    let mut world = World::random(&mut rng, 40);
+    let mut sender: Sender<World> = Sender::starting_at(65_520);
+    let mut receiver = Receiver::new();
+    let mut buf = [0u8; 1 << 13];
+    let mut packets = Vec::new();
+    for _ in 0..40 {
+        world.step(&mut rng, 2, 2);
+        let used = sender.write(&world, &mut buf).expect("writes");
+        packets.push(buf[..used].to_vec());
+        assert!(receiver.read(&buf[..used]).expect("decodes").is_some());
+        sender.ack(&receiver.acks());
+    }
+    (receiver, packets)
+}
+
+/// Feeds `bytes`: `Err` or `None`, and nothing changed.
+fn refused(receiver: &mut Receiver<World>, bytes: &[u8]) -> Option<ErrorKind> {
+    let before = held(receiver);
+    let result = receiver.read(bytes).map(|world| world.is_some());
+    assert!(!matches!(result, Ok(true)), "{} bytes accepted", bytes.len());
+    assert_eq!(held(receiver), before);
+    result.err().map(|error| error.kind())
+}
+
+#[test]
+fn truncated_and_flipped_packets_are_refused() {
+    let (mut receiver, packets) = session();
+    let last = packets.last().expect("sent");
+    for cut in 0..last.len() {
+        assert!(refused(&mut receiver, &last[..cut]).is_some(), "cut at {cut}");
+    }
+    // Fresh packets (never seen): one more from the same stream, flipped.
+    let mut longer = last.clone();
+    longer.push(0);
+    assert_eq!(refused(&mut receiver, &longer), Some(ErrorKind::ChecksumMismatch));
+    for bit in 0..last.len() * 8 {
+        let mut flipped = last.clone();
+        flipped[bit / 8] ^= 1 << (bit % 8);
+        assert!(refused(&mut receiver, &flipped).is_some(), "bit {bit}");
+    }
+}
+
+#[test]
+fn replayed_packets_are_ignored() {
+    let (mut receiver, packets) = session();
+    for packet in &packets {
+        assert_eq!(refused(&mut receiver, packet), None);
+    }
+}
+
+#[test]
+fn random_bytes_are_refused() {
+    let (mut receiver, _) = session();
+    let mut rng = SplitMix64(9);
+    for round in 0..3000 {
+        let len = (round % 300) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        assert!(refused(&mut receiver, &bytes).is_some());
+    }
+}
+
+#[test]
+fn a_packet_for_another_world_type_is_refused() {
+    let (mut receiver, _) = session();
+    // A world of one unit.
+    let mut rng = SplitMix64(10);
+    let mut sender: Sender<Unit> = Sender::new();
+    let mut buf = [0u8; 2048];
+    let used = sender.write(&Unit::random(&mut rng, 3), &mut buf).expect("writes");
+    assert_eq!(refused(&mut receiver, &buf[..used]), Some(ErrorKind::ChecksumMismatch));
+}
+
+#[test]
+fn a_delta_against_a_state_not_held_is_refused() {
+    let (_, packets) = session();
+    // A receiver that saw only the first packet gets the last, a delta
+    // against a state it never decoded.
+    let mut receiver = Receiver::new();
+    assert!(receiver.read(&packets[0]).expect("decodes").is_some());
+    assert_eq!(refused(&mut receiver, packets.last().expect("sent")), Some(ErrorKind::MissingBaseline));
+    // A receiver that keeps fewer states than the sender's ring.
+    let mut short: Receiver<World, 2> = Receiver::new();
+    for packet in &packets[..5] {
+        assert!(short.read(packet).expect("decodes").is_some());
+    }
+    let error = short.read(&packets[38]).map(|world| world.is_some()).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::MissingBaseline);
+}
+
+fn in_place(bytes: &[u8], read: impl FnOnce(&mut BitReader<'_>) -> Result<(), bitpack::Error>) {
+    let mut reader = BitReader::new(bytes);
+    if read(&mut reader).is_err() {
+        assert_eq!(reader.bits_read(), 0);
+    }
+}
+
+#[test]
+fn the_decoders_under_the_receiver_refuse_random_bytes_in_place() {
+    let mut rng = SplitMix64(12);
+    let baseline = World::random(&mut rng, 30);
+    let sorted = baseline.sorted();
+    let mut decoded = 0;
+    for round in 0..4000 {
+        let len = (round % 96) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        if let Ok(world) = World::read_delta(&baseline, &mut BitReader::new(&bytes)) {
+            decoded += 1;
+            assert!(world.units.len() <= sync_common::UNITS_MAX);
+        }
+        // Each decoder: a value, or an `Err` that leaves the reader put.
+        in_place(&bytes, |reader| map::read::<u32, Unit>(reader, 64).map(drop));
+        in_place(&bytes, |reader| map::read_delta(reader, &baseline.units, 64, Unit::spawn).map(drop));
+        in_place(&bytes, |reader| sorted_vec::read(reader, 64, KEY).map(drop));
+        in_place(&bytes, |reader| sorted_vec::read_delta(reader, &sorted, 64, Unit::spawn, KEY).map(drop));
+        in_place(&bytes, |reader| <Acks as bitpack::BitPack>::read_from(reader).map(drop));
+    }
+    // Some random deltas are valid (an unchanged world is 4 zero bits).
+    assert!(decoded > 0);
+}
