@@ -34,10 +34,10 @@ mod quantize;
 mod reader;
 mod relative;
 pub mod smallest_three;
-#[doc(hidden)]
-pub mod with;
 #[cfg(feature = "alloc")]
 pub mod sync;
+#[doc(hidden)]
+pub mod with;
 mod write;
 mod writer;
 
