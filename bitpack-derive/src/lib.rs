@@ -26,11 +26,13 @@
 //! │   ├── adaptive.rs             adaptive integers, groups, fixed point
 //! │   ├── items.rs                wire order: fields, fused runs, adaptive groups, change groups
 //! │   ├── consts.rs               typed constants and compile-time checks
+//! │   ├── keyed.rs                keyed collections and the #[bitpack(key)] field
 //! │   └── runtime.rs              the path to <crate>::__private
 //! ├── check/                      plans each field by rules, then runs passes
 //! │   ├── mod.rs                  the driver: fields through the rules, then the passes
 //! │   ├── planner.rs              plans a field: reach, rules in order, unused attributes
 //! │   ├── reach.rs                which attributes reach a value; clashes and leftovers
+//! │   ├── keyed.rs                keyed collections, planned before the rules
 //! │   ├── rules/                  one rule per encoding, tried in order
 //! │   │   ├── mod.rs              the order of the rules
 //! │   │   ├── fixed.rs            #[quantize(res)] alone: fixed point
@@ -44,6 +46,7 @@
 //! │       ├── mod.rs              each field list beside its plan
 //! │       ├── adaptive_groups.rs  adaptive(group) into one item
 //! │       ├── change_groups.rs    #[change_group] and relative into Changes
+//! │       ├── keyed.rs            #[bitpack(key)] and spawn
 //! │       └── runs.rs             fixed-width fields fused into runs
 //! └── expand/                     the impls; cannot fail
 //!     ├── mod.rs                  the BitPack impl around the parts
@@ -57,11 +60,14 @@
 //!     │   ├── text.rs             String
 //!     │   ├── containers.rs       Vec, Option, Box, arrays, tuples
 //!     │   ├── nested.rs           through a type's own BitPack
+//!     │   ├── keyed.rs            keyed collections: whole, delta, sent state
 //!     │   └── adaptive.rs         adaptive values and their signs
 //!     ├── body.rs                 a struct's and an enum's sizes, write_to and read_from
 //!     ├── items.rs                the code of wire items, shared with change groups
 //!     ├── run.rs                  fused runs through RunWriter and RunReader
 //!     ├── change_groups.rs        the ChangeGroups impl
+//!     │   └── within.rs           what a Sender calls: the *_within methods, sent_state
+//!     ├── key_field.rs            the KeyField impl of #[bitpack(key)]
 //!     ├── sign_scope.rs           the SignScope impl of adaptive types
 //!     ├── checks.rs               constants, compile-time checks, max_bytes
 //!     ├── problem.rs              a compile-time check failing at the attribute

@@ -7,8 +7,10 @@ mod sync_common;
 use std::collections::BTreeMap;
 
 use bitpack::__private::keyed::{map, sorted_vec};
+use bitpack::sync::{Receiver, Sender};
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
-use sync_common::{KEY, SplitMix64, Unit, World};
+use sync_common::hand::HandWorld;
+use sync_common::{KEY, SortedWorld, SplitMix64, Unit, World};
 
 fn delta_bits(now: &World, baseline: &World) -> usize {
     let mut counter = BitCounter::new();
@@ -234,4 +236,68 @@ fn a_key_past_its_type_is_refused() {
     let used = writer.finish().expect("fits");
     let result = map::read::<u8, bool>(&mut BitReader::new(&buf[..used]), 4);
     assert_eq!(result.map_err(|e| e.kind()), Err(ErrorKind::OutOfRange));
+}
+
+/// The derived `World` (and its sorted-`Vec` twin) against the impls it was
+/// modelled on, written by hand (`sync_common::hand`): the same constants,
+/// and the same bytes for every packet of a sender, roomy or budgeted (the
+/// recorded states, so `sent_state`, agree as well), tracked or as deltas.
+#[test]
+fn the_derived_world_writes_what_the_hand_written_model_writes() -> Result<(), Error> {
+    assert_eq!((World::MAX_BITS, World::MIN_BITS), (HandWorld::MAX_BITS, HandWorld::MIN_BITS));
+    assert_eq!((SortedWorld::MAX_BITS, SortedWorld::MIN_BITS), (HandWorld::MAX_BITS, HandWorld::MIN_BITS));
+    assert_eq!(World::SCHEMA, HandWorld::SCHEMA);
+    assert_eq!(SortedWorld::SCHEMA, HandWorld::SCHEMA);
+    for budget in [1 << 14, 120] {
+        let mut rng = SplitMix64(21);
+        let mut world = World::random(&mut rng, 40);
+        let mut derived: Sender<World> = Sender::new();
+        let mut sorted: Sender<SortedWorld> = Sender::new();
+        let mut hand: Sender<HandWorld> = Sender::new();
+        let mut receiver: Receiver<World> = Receiver::new();
+        let (mut a, mut b, mut c) = (vec![0u8; budget], vec![0u8; budget], vec![0u8; budget]);
+        let mut partial = 0;
+        for tick in 0..200 {
+            world.step(&mut rng, 2, 2);
+            let sequence = derived.next_sequence();
+            let used = derived.write(&world, &mut a)?;
+            assert_eq!(sorted.write(&world.as_sorted(), &mut b)?, used);
+            assert_eq!(hand.write(&HandWorld::of(&world), &mut c)?, used);
+            assert_eq!(a[..used], b[..used], "tick {tick}");
+            assert_eq!(a[..used], c[..used], "tick {tick}");
+            let recorded = derived.sent(sequence).expect("recorded");
+            partial += usize::from(recorded != &world);
+            assert_eq!(&HandWorld::of(recorded), hand.sent(sequence).expect("recorded"));
+            assert_eq!(&recorded.as_sorted(), sorted.sent(sequence).expect("recorded"));
+            if tick % 7 != 3 {
+                assert!(receiver.read(&a[..used])?.is_some_and(|seen| seen.close_to(recorded)));
+                let acks = receiver.acks();
+                derived.ack(&acks);
+                sorted.ack(&acks);
+                hand.ack(&acks);
+            }
+        }
+        // The small budget holds entries back from most packets.
+        assert_eq!(partial > 100, budget < 1000, "{partial} partial packets");
+    }
+    // Tracked: the collection is one group, sent whole.
+    let mut rng = SplitMix64(22);
+    let mut world = World::random(&mut rng, 30);
+    let (mut latest, mut hand_latest) = (Default::default(), Default::default());
+    let (confirmed, hand_confirmed) = (Default::default(), Default::default());
+    for _ in 0..5 {
+        world.step(&mut rng, 1, 1);
+        let (mut one, mut two) = (vec![0u8; 8192], vec![0u8; 8192]);
+        let mut writer = BitWriter::new(&mut one);
+        world.write_changes(&mut writer, &confirmed, &mut latest)?;
+        let used = writer.finish()?;
+        let mut writer = BitWriter::new(&mut two);
+        HandWorld::of(&world).write_changes(&mut writer, &hand_confirmed, &mut hand_latest)?;
+        let hand_used = writer.finish()?;
+        assert_eq!(one[..used], two[..hand_used]);
+        let mut seen = World::empty();
+        seen.read_changes(&mut BitReader::new(&one[..used]))?;
+        assert!(seen.close_to(&world));
+    }
+    Ok(())
 }

@@ -236,6 +236,27 @@ macro_rules! relative_float {
 relative_float!(relative_f32, f32, Quantizer, "write_compressed_float", "read_compressed_float");
 relative_float!(relative_f64, f64, Quantizer64, "write_compressed_double", "read_compressed_double");
 
+/// Expands to its items when the core has `alloc`, else to nothing: the
+/// `ChangeGroups` methods a `Sender` calls (`write_to_within` and the
+/// others) exist only with `alloc`, and a derived impl that overrides them
+/// must build without it too.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bitpack_if_alloc {
+    ($($items:tt)*) => { $($items)* };
+}
+
+/// See the `alloc` form.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bitpack_if_alloc {
+    ($($items:tt)*) => {};
+}
+
+pub use crate::__bitpack_if_alloc as if_alloc;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,7 +42,7 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use crate::adaptive::{AdaptiveInt, Signs, adaptive_bits, read_adaptive, write_adaptive};
-use crate::change::ChangeGroups;
+use crate::change::{BitFingerprint, ChangeGroups, Fingerprint};
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_len};
@@ -583,6 +583,18 @@ where
     }
     all_met(index, candidates, 0)?;
     Ok(build)
+}
+
+/// `sent_state` of a nested change-group field: whether `delta_group`
+/// sends it (the bits `now` writes differ from those `then` writes), so
+/// that the nested type's keyed collections are visited only when the
+/// packet wrote them.
+#[inline]
+pub fn nested_sent(
+    now: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+    then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    Ok(Fingerprint::of(1, now)? != Fingerprint::of(1, then)?)
 }
 
 /// `#[change_group] field: BTreeMap<K, V>` with `#[bitpack(max_len = N)]`.

@@ -8,6 +8,7 @@
 //! then runs the [`PASSES`] over the whole body, as serde's `check.rs` runs
 //! its checks.
 
+mod keyed;
 mod passes;
 mod planner;
 mod reach;
@@ -21,8 +22,13 @@ use crate::ir::{self, Plan};
 use crate::parse::{Body, Input};
 
 /// The passes, in order.
-const PASSES: &[Pass] =
-    &[passes::adaptive_groups::run, max_bytes, passes::change_groups::run, passes::runs::run];
+const PASSES: &[Pass] = &[
+    passes::adaptive_groups::run,
+    max_bytes,
+    passes::change_groups::run,
+    passes::keyed::run,
+    passes::runs::run,
+];
 
 /// Plans `input`, or returns every mistake in it (with those `errors`
 /// already found while parsing).
@@ -48,7 +54,7 @@ pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, sy
             None
         }
     };
-    let mut draft = Draft { body, max_bytes: None, changes: None };
+    let mut draft = Draft { body, max_bytes: None, changes: None, key_field: None };
     for pass in PASSES {
         pass(&mut planner, input, &mut draft);
     }
@@ -66,6 +72,7 @@ pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, sy
         consts,
         checks,
         changes: draft.changes,
+        key_field: draft.key_field,
     })
 }
 

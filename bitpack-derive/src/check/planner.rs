@@ -9,6 +9,7 @@ use crate::ir;
 use crate::ir::consts::{Check, Const, ConstName, ConstTy, Role};
 use crate::ir::encoding::{Encoding, Nested};
 use crate::ir::items::{Changes, Item};
+use crate::ir::keyed::KeyField;
 use crate::parse::attrs::Setting;
 use crate::parse::ty::{Shape, shape};
 use crate::parse::value::{Literal, Value};
@@ -37,6 +38,7 @@ pub struct Draft<'a> {
     pub body: Option<ir::Body<'a>>,
     pub max_bytes: Option<(ConstName, Span)>,
     pub changes: Option<Changes>,
+    pub key_field: Option<KeyField<'a>>,
 }
 
 pub struct Planner<'a> {
@@ -78,6 +80,9 @@ impl<'a> Planner<'a> {
                     .at(skip.span(), "a skipped field is not written; remove `skip` or its other attributes");
             }
             return None;
+        }
+        if let Some(keyed) = crate::check::keyed::plan(self, field) {
+            return Some(keyed);
         }
         let reach = Reach::of(attrs, &self.adaptive, &mut self.errors);
         let mut used = Used::default();

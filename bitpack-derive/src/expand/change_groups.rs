@@ -1,7 +1,11 @@
 //! The `ChangeGroups` impl of a struct with `#[change_group]` fields (and
 //! the compile-time checks of its relative ranges), laid out by
 //! `ir::items::Changes`: fields outside groups always written, a group's
-//! flag then its fields, a nested type's own groups after its flag.
+//! flag then its fields, a nested type's own groups after its flag, a
+//! keyed collection's own delta. `within`: the methods a `Sender` calls,
+//! for types that hold keyed collections.
+
+mod within;
 
 use crate::expand::codec::{RelativeCoding, codec};
 use crate::expand::generics::{bitpack_bounded, bound_changes};
@@ -10,7 +14,9 @@ use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
 use crate::expand::problem::{Problem, problem_check};
 use crate::expand::tokens::respan;
+use crate::ir::encoding::Encoding;
 use crate::ir::items::{ChangeItem, Changes, Item};
+use crate::ir::keyed::Keyed;
 use crate::ir::{Field, Fields, Plan};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -39,7 +45,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
         let decode = code.decode(item);
         decodes.push(quote!(let #local = #decode;));
         applies.push(code.apply(item, &local));
-        delta_writes.push(code.delta_write(item));
+        delta_writes.push(code.delta_write(item, false));
         delta_reads.push(code.delta_read(item));
         if let ChangeItem::Nested { field, .. } = item {
             nested_types.push(code.ty(*field));
@@ -63,8 +69,10 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let tracker_span = nested_types.first().map_or_else(Span::call_site, |ty| ty.span());
     let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
     let checks = code.relative_checks();
+    let within = code.within(fields);
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
+    code.bound_within(&params, generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #(#checks)*
@@ -117,6 +125,8 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
                 #(#defaults)*
                 #p::Ok(#construct)
             }
+
+            #within
         }
     }
 }
@@ -243,23 +253,8 @@ impl Code<'_, '_> {
         let this = quote!(self);
         match item {
             ChangeItem::Always(position) => self.write_items(&[Item::Field(*position)], &this),
-            ChangeItem::Group(group) => {
-                let record = Index::from(group.record);
-                let writes = self.write_items(&group.items, &this);
-                quote! {
-                    if #p::tracked_group(
-                        #writer,
-                        &#confirmed.records[#record],
-                        &mut #latest.records[#record],
-                        |#writer: &mut #p::BitFingerprint| {
-                            #writes
-                            #p::Ok(())
-                        },
-                    )? {
-                        #writes
-                    }
-                }
-            }
+            ChangeItem::Group(group) => self.tracked_items(group.record, &group.items),
+            ChangeItem::Keyed { record, field } => self.tracked_items(*record, &[Item::Field(*field)]),
             ChangeItem::Nested { record, slot, field } => {
                 let record = Index::from(*record);
                 let (member, ty) = (self.member(*field), self.ty(*field));
@@ -283,6 +278,27 @@ impl Code<'_, '_> {
         }
     }
 
+    /// A tracked group of `items` (of `self`) with flag record `record`.
+    fn tracked_items(&self, record: usize, items: &[Item]) -> TokenStream {
+        let names = self.names;
+        let (p, writer, confirmed, latest) = (&names.runtime, &names.writer, &names.confirmed, &names.latest);
+        let record = Index::from(record);
+        let writes = self.write_items(items, &quote!(self));
+        quote! {
+            if #p::tracked_group(
+                #writer,
+                &#confirmed.records[#record],
+                &mut #latest.records[#record],
+                |#writer: &mut #p::BitFingerprint| {
+                    #writes
+                    #p::Ok(())
+                },
+            )? {
+                #writes
+            }
+        }
+    }
+
     fn change_type(&self, item: &ChangeItem) -> TokenStream {
         let p = &self.names.runtime;
         match item {
@@ -290,6 +306,10 @@ impl Code<'_, '_> {
             ChangeItem::Group(group) => {
                 let types = group.fields.iter().map(|position| self.ty(*position));
                 quote!(#p::Option<(#(#types,)*)>)
+            }
+            ChangeItem::Keyed { field, .. } => {
+                let ty = self.ty(*field);
+                quote!(#p::Option<(#ty,)>)
             }
             ChangeItem::Nested { field, .. } => {
                 let ty = self.ty(*field);
@@ -316,6 +336,10 @@ impl Code<'_, '_> {
                     (#(#locals,)*)
                 }))
             }
+            ChangeItem::Keyed { field, .. } => {
+                let read = items::read_field(self.names, &self.fields[*field]);
+                sent(quote!((#read,)))
+            }
             ChangeItem::Nested { field, .. } => {
                 let ty = self.ty(*field);
                 let nested = self.nested(ty);
@@ -331,15 +355,8 @@ impl Code<'_, '_> {
                 let member = self.member(*position);
                 quote!(self.#member = #local;)
             }
-            ChangeItem::Group(group) => {
-                let values: Vec<_> = (0..group.fields.len()).map(|index| self.names.value(index)).collect();
-                let members = group.fields.iter().map(|position| self.member(*position));
-                quote! {
-                    if let #p::Some((#(#values,)*)) = #local {
-                        #(self.#members = #values;)*
-                    }
-                }
-            }
+            ChangeItem::Group(group) => self.apply_fields(&group.fields, local),
+            ChangeItem::Keyed { field, .. } => self.apply_fields(&[*field], local),
             ChangeItem::Nested { field, .. } => {
                 let (member, ty) = (self.member(*field), self.ty(*field));
                 let nested = self.nested(ty);
@@ -353,7 +370,30 @@ impl Code<'_, '_> {
         }
     }
 
-    fn delta_write(&self, item: &ChangeItem) -> TokenStream {
+    /// Sets `fields` from the decoded group in `local`, if it was sent.
+    fn apply_fields(&self, fields: &[usize], local: &Ident) -> TokenStream {
+        let p = &self.names.runtime;
+        let values: Vec<_> = (0..fields.len()).map(|index| self.names.value(index)).collect();
+        let members = fields.iter().map(|position| self.member(*position));
+        quote! {
+            if let #p::Some((#(#values,)*)) = #local {
+                #(self.#members = #values;)*
+            }
+        }
+    }
+
+    /// The keyed collection in field `position`, if it is one.
+    fn keyed(&self, position: usize) -> Option<&Keyed<'_>> {
+        match &self.fields[position].encoding {
+            Some(Encoding::Keyed(keyed)) => Some(keyed),
+            _ => None,
+        }
+    }
+
+    /// The `write_delta` of `item`: as `write_delta` writes it, or in
+    /// `write_delta_within`, passing the budget on to keyed collections and
+    /// nested types.
+    fn delta_write(&self, item: &ChangeItem, within: bool) -> TokenStream {
         let (p, writer, baseline) = (&self.names.runtime, &self.names.writer, &self.names.baseline);
         match item {
             ChangeItem::Always(position) => self.delta_field_write(*position),
@@ -380,11 +420,27 @@ impl Code<'_, '_> {
                     }
                 }
             }
+            ChangeItem::Keyed { field, .. } => match self.keyed(*field) {
+                Some(keyed) => {
+                    let member = self.member(*field);
+                    let (now, base) =
+                        (Access::Place(quote!(self.#member)), Access::Place(quote!(#baseline.#member)));
+                    keyed.write_delta(self.names, &now, &base, &self.budget(within))
+                }
+                None => TokenStream::new(),
+            },
             ChangeItem::Nested { field, .. } => {
                 let (member, ty) = (self.member(*field), self.ty(*field));
                 let nested = self.nested(ty);
-                let write = quote_spanned! {ty.span()=>
-                    #nested::write_delta(&self.#member, &#baseline.#member, #writer)?;
+                let budget = &self.names.budget;
+                let write = if within {
+                    quote_spanned! {ty.span()=>
+                        #nested::write_delta_within(&self.#member, &#baseline.#member, #writer, #budget)?;
+                    }
+                } else {
+                    quote_spanned! {ty.span()=>
+                        #nested::write_delta(&self.#member, &#baseline.#member, #writer)?;
+                    }
                 };
                 quote! {
                     if #p::delta_group(
@@ -421,6 +477,13 @@ impl Code<'_, '_> {
                         (#(#kept,)*)
                     };
                 }
+            }
+            ChangeItem::Keyed { field, .. } => {
+                let (local, member) = (self.names.field(*field), self.member(*field));
+                let read = self
+                    .keyed(*field)
+                    .map(|keyed| keyed.read_delta(self.names, &Access::Place(quote!(#baseline.#member))));
+                quote!(let #local = #read;)
             }
             ChangeItem::Nested { field, .. } => {
                 let local = self.names.field(*field);

@@ -14,6 +14,7 @@ mod checks;
 mod codec;
 mod generics;
 mod items;
+mod key_field;
 mod names;
 mod pattern;
 mod problem;
@@ -63,6 +64,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         (Some(changes), Body::Struct(fields)) => Some(change_groups::expand(&names, plan, fields, changes)),
         _ => None,
     };
+    let key_field = key_field::expand(&names, plan);
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
     let inline = match &plan.body {
@@ -95,6 +97,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
             #scope
             #force_check
             #changes
+            #key_field
         };
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::ir::adaptive::Adaptive;
 use crate::ir::consts::{ConstName, Range, Steps};
+use crate::ir::keyed::Keyed;
 use crate::parse::ty::{FloatTy, IntTy};
 use syn::{Expr, Type};
 
@@ -21,6 +22,8 @@ pub enum Encoding<'a> {
     Nested(Nested<'a>),
     /// Under the message's sign mode: see [`Adaptive`].
     Adaptive(Adaptive<'a>),
+    /// A `#[change_group]` keyed collection: see [`Keyed`].
+    Keyed(Keyed<'a>),
 }
 
 /// A `bool`: one bit, through its own `BitPack`.
@@ -122,7 +125,8 @@ impl<'a> Encoding<'a> {
             | Encoding::Float(_)
             | Encoding::Text(_)
             | Encoding::Nested(_)
-            | Encoding::Adaptive(_) => &[],
+            | Encoding::Adaptive(_)
+            | Encoding::Keyed(_) => &[],
         }
     }
 

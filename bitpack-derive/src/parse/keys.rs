@@ -62,6 +62,9 @@ pub const BITPACK_KEYS: &[Key] = &[
     // Change groups (issue 4) and adaptive integers (issue 5).
     key("relative", false, Place::Field, Status::Ready),
     key("adaptive", false, Place::Either, Status::Ready),
+    // Keyed collections (issue 13).
+    key("key", false, Place::Field, Status::Ready),
+    key("spawn", true, Place::Field, Status::Ready),
 ];
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.

@@ -11,6 +11,7 @@
 //! - `containers`: `Vec`, `Option`, `Box`, arrays, tuples.
 //! - `nested`: a type through its own `BitPack` (also the plain leaves' form).
 //! - `adaptive`: adaptive integers, groups and fixed-point floats.
+//! - `keyed`: keyed collections (whole here; their deltas for change groups).
 //!
 //! Emitted code writes to `names.writer` and reads from `names.reader`, as
 //! statements and expressions that end in `?` on errors.
@@ -20,6 +21,7 @@ pub mod bool;
 pub mod containers;
 pub mod float;
 pub mod int;
+pub mod keyed;
 pub mod nested;
 pub mod text;
 
@@ -102,5 +104,6 @@ pub fn codec<'e>(encoding: &'e Encoding<'_>) -> &'e dyn Codec {
         Encoding::Tuple(tuple) => tuple,
         Encoding::Nested(nested) => nested,
         Encoding::Adaptive(adaptive) => adaptive,
+        Encoding::Keyed(keyed) => keyed,
     }
 }
