@@ -6,6 +6,7 @@ mod change_groups_common;
 mod counting_allocator;
 mod sync_common;
 
+use bitpack::ChangeGroups;
 use bitpack::sync::{Acks, Receiver, Sender};
 use counting_allocator::measure;
 use sync_common::{SplitMix64, World};
@@ -13,16 +14,18 @@ use sync_common::{SplitMix64, World};
 const SPAWNS: usize = 2;
 
 /// A world of 200 units, two spawning and two despawning each tick, sent
-/// in datagrams of `datagram` bytes for 400 ticks; checks the last 300.
-fn session(datagram: usize) {
+/// in datagrams of `datagram` bytes for 400 ticks (as `form` holds it);
+/// checks the last 300.
+fn session<W: ChangeGroups + Clone + PartialEq>(datagram: usize, form: fn(&World) -> W) {
     let mut rng = SplitMix64(21);
-    let mut world = World::random(&mut rng, 200);
-    let mut sender: Sender<World> = Sender::new();
-    let mut receiver: Receiver<World> = Receiver::new();
+    let mut units = World::random(&mut rng, 200);
+    let mut sender: Sender<W> = Sender::new();
+    let mut receiver: Receiver<W> = Receiver::new();
     let mut buf = vec![0u8; datagram];
     let mut acks = [0u8; 16];
     for tick in 0..400 {
-        world.step(&mut rng, SPAWNS, SPAWNS);
+        units.step(&mut rng, SPAWNS, SPAWNS);
+        let world = form(&units);
         let (_, clone) = measure(|| world.clone());
         let (used, write) = measure(|| sender.write(&world, &mut buf));
         let used = used.expect("writes");
@@ -56,10 +59,12 @@ fn session(datagram: usize) {
 
 #[test]
 fn packets_that_carry_everything_allocate_one_world_copy() {
-    session(1 << 14);
+    session(1 << 14, World::clone);
+    session(1 << 14, World::as_sorted);
 }
 
 #[test]
 fn packets_under_a_budget_allocate_one_world_copy() {
-    session(300);
+    session(300, World::clone);
+    session(300, World::as_sorted);
 }

@@ -207,17 +207,20 @@ pub trait ChangeGroups: BitPack {
         self.write_delta(baseline, writer)
     }
 
-    /// The value a receiver holds after reading the packet `budget` last
-    /// wrote: a delta against `baseline`, or whole. The default (nothing
-    /// held back) is a copy of `self`; keyed collections keep the
-    /// baseline's value of every entry the packet left out.
+    /// Makes `state`, a copy of `self`, the value a receiver holds after
+    /// reading the packet `budget` last wrote: a delta against `baseline`,
+    /// or whole. The default (nothing held back) leaves it as it is; keyed
+    /// collections put back the baseline's value of every entry the packet
+    /// left out (and types that hold some pass `budget` on).
     #[cfg(feature = "alloc")]
     #[inline]
-    fn sent_state(&self, baseline: Option<&Self>, budget: &mut crate::sync::Budget) -> Result<Self, Error>
-    where
-        Self: Clone,
-    {
-        let _ = (baseline, budget);
-        Ok(self.clone())
+    fn sent_state(
+        &self,
+        state: &mut Self,
+        baseline: Option<&Self>,
+        budget: &mut crate::sync::Budget,
+    ) -> Result<(), Error> {
+        let _ = (state, baseline, budget);
+        Ok(())
     }
 }

@@ -47,7 +47,7 @@ use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_len};
 use crate::reader::BitReader;
-use crate::sync::budget::{Candidate, ItemKind, Pass};
+use crate::sync::budget::{Candidate, Edit, ItemKind, Pass};
 use crate::write::BitWrite;
 
 pub use crate::sync::Budget;
@@ -57,6 +57,11 @@ mod sealed {
 }
 
 /// A key type: an unsigned integer. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot key a keyed collection",
+    label = "keys are unsigned integers: u8, u16, u32, u64, u128 or usize",
+    note = "key the collection by an unsigned integer id, and keep other key types in the entries"
+)]
 pub trait Key: AdaptiveInt + Ord + sealed::Sealed {
     /// The key widened.
     fn to_u128(self) -> u128;
@@ -85,6 +90,12 @@ keys!(u8, u16, u32, u64, u128, usize);
 /// A value that carries its own key: what `#[bitpack(key)]` on one of its
 /// fields derives, so the code of a collection of such values (a `Vec`
 /// kept sorted by key, [`sorted_vec`]) passes `<V as KeyField>::key`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no key field",
+    label = "a bare #[change_group] on a `Vec` of `{Self}` keys the entries by their #[bitpack(key)] field",
+    note = "mark the id field of `{Self}` with #[bitpack(key)] (an unsigned integer the `Vec` is sorted by)",
+    note = "or give the group a name, as in #[change_group(items)], to send the `Vec` whole as one group"
+)]
 pub trait KeyField {
     /// The key field's type.
     type Key: Key;
@@ -552,15 +563,20 @@ where
     })
 }
 
-/// Builds what the receiver holds after the applied packet: `build`
-/// starts from the baseline (or empty, for a whole packet).
-fn sent<'a, K, V, I, J, B>(now: I, base: J, budget: &mut Budget, mut build: B) -> Result<B, Error>
+/// The entries the packet the budget's last apply pass wrote held back,
+/// each given to `held_back` in key order: the steps of `now` against
+/// `base` that were candidates and not sent.
+fn held_back<'a, K, V, I, J>(
+    now: I,
+    base: J,
+    budget: &mut Budget,
+    mut held_back: impl FnMut(Step<'a, K, V>),
+) -> Result<(), Error>
 where
     K: Key,
-    V: Clone + 'a,
+    V: 'a,
     I: Iterator<Item = (K, &'a V)>,
     J: Iterator<Item = (K, &'a V)>,
-    B: Build<K, V>,
 {
     if budget.pass() != Pass::State {
         return Err(Error::new(ErrorKind::InvalidDeclaration, 0));
@@ -569,20 +585,14 @@ where
     let mut index = 0;
     for step in merge(now, base) {
         let candidate = candidates.get(index);
-        let item = is_candidate(&step, candidate, 0)?;
-        if item {
+        if is_candidate(&step, candidate, 0)? {
             index += 1;
-        }
-        let send = item && candidate.is_some_and(|c| c.send);
-        match step {
-            Step::Both(key, now, _) | Step::New(key, now) if send => build.put(key, now.clone(), 0)?,
-            Step::Removed(key, _) if send => build.removed(key),
-            Step::Both(key, _, base) | Step::Removed(key, base) => build.kept(key, base),
-            Step::New(..) => {}
+            if candidate.is_some_and(|c| !c.send) {
+                held_back(step);
+            }
         }
     }
-    all_met(index, candidates, 0)?;
-    Ok(build)
+    all_met(index, candidates, 0)
 }
 
 /// `sent_state` of a nested change-group field: whether `delta_group`
@@ -667,17 +677,25 @@ pub mod map {
         Ok(super::read_delta(reader, entries(baseline).peekable(), max_len, spawn, build)?.0)
     }
 
-    /// `sent_state`: the map the receiver holds after the packet the
-    /// budget's last apply pass wrote (against `baseline`, or whole).
+    /// `sent_state`: makes `state`, a copy of `now`, the map the receiver
+    /// holds after the packet the budget's last apply pass wrote (against
+    /// `baseline`, or whole): the entries held back as in the baseline.
     #[inline]
     pub fn sent_state<K: Key, V: Clone>(
         now: &BTreeMap<K, V>,
+        state: &mut BTreeMap<K, V>,
         baseline: Option<&BTreeMap<K, V>>,
         budget: &mut Budget,
-    ) -> Result<BTreeMap<K, V>, Error> {
-        let build = MapBuild(baseline.cloned().unwrap_or_default());
+    ) -> Result<(), Error> {
         let base = baseline.into_iter().flat_map(|baseline| entries(baseline));
-        Ok(sent(entries(now), base, budget, build)?.0)
+        held_back(entries(now), base, budget, |step| match step {
+            Step::Both(key, _, base) | Step::Removed(key, base) => {
+                state.insert(key, base.clone());
+            }
+            Step::New(key, _) => {
+                state.remove(&key);
+            }
+        })
     }
 
     fn entries<K: Key, V>(map: &BTreeMap<K, V>) -> impl Iterator<Item = (K, &V)> + Clone {
@@ -770,12 +788,44 @@ pub mod sorted_vec {
     #[inline]
     pub fn sent_state<K: Key, V: Clone>(
         now: &[V],
+        state: &mut Vec<V>,
         baseline: Option<&[V]>,
         key: fn(&V) -> K,
         budget: &mut Budget,
-    ) -> Result<Vec<V>, Error> {
-        let build = VecBuild { values: Vec::with_capacity(now.len()), key };
-        let base = baseline.into_iter().flat_map(move |values| entries(values, key));
-        Ok(sent(entries(now, key), base, budget, build)?.values)
+    ) -> Result<(), Error> {
+        let base_values = baseline.unwrap_or(&[]);
+        let mut edits = core::mem::take(&mut budget.edits);
+        edits.clear();
+        // Where each entry held back is, in `now` and in the baseline.
+        let (mut at, mut from) = (0, 0);
+        let mut now_keys = now.iter().map(key).peekable();
+        let mut base_keys = base_values.iter().map(key).peekable();
+        let walked = held_back(entries(now, key), entries(base_values, key), budget, |step| {
+            while now_keys.next_if(|now_key| *now_key < step.key()).is_some() {
+                at += 1;
+            }
+            while base_keys.next_if(|base_key| *base_key < step.key()).is_some() {
+                from += 1;
+            }
+            edits.push(match step {
+                Step::Both(..) => Edit { at, from: Some(from), in_now: true },
+                Step::New(..) => Edit { at, from: None, in_now: true },
+                Step::Removed(..) => Edit { at, from: Some(from), in_now: false },
+            });
+        });
+        // From the last, so that each edit finds the entries before it in place.
+        let mut applied = Ok(());
+        for edit in edits.iter().rev() {
+            let fits = if edit.in_now { edit.at < state.len() } else { edit.at <= state.len() };
+            let value = edit.from.and_then(|from| base_values.get(from));
+            match (fits, edit.in_now, value) {
+                (true, true, None) => drop(state.remove(edit.at)),
+                (true, true, Some(value)) => state[edit.at] = value.clone(),
+                (true, false, Some(value)) => state.insert(edit.at, value.clone()),
+                _ => applied = Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
+            }
+        }
+        budget.edits = edits;
+        walked.and(applied)
     }
 }

@@ -104,6 +104,19 @@ pub struct Budget {
     /// priority they accumulated; and the buffer for the next such list.
     waiting: Vec<Waiting>,
     spare: Vec<Waiting>,
+    /// Scratch for a sorted `Vec`'s state: the entries held back.
+    pub(crate) edits: Vec<Edit>,
+}
+
+/// An entry a packet held back from a sorted `Vec`, to undo in the state
+/// recorded for the packet (a copy of the world's): at index `at` of the
+/// world's entries, the baseline's entry `from` (none for a new entry),
+/// replacing the world's (`in_now`) or put back before it (a removal).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edit {
+    pub(crate) at: usize,
+    pub(crate) from: Option<usize>,
+    pub(crate) in_now: bool,
 }
 
 /// An entry held back, and the priority it accumulated.
@@ -129,6 +142,7 @@ impl Budget {
             order: Vec::new(),
             waiting: Vec::new(),
             spare: Vec::new(),
+            edits: Vec::new(),
         }
     }
 

@@ -122,8 +122,8 @@
 //! #     fn write_delta_within<W: BitWrite>(&self, b: &Self, w: &mut W, budget: &mut Budget) -> Result<(), Error> {
 //! #         write_arena_delta(self, b, w, Some(budget))
 //! #     }
-//! #     fn sent_state(&self, b: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-//! #         Ok(Arena { round: self.round, units: keyed::map::sent_state(&self.units, b.map(|b| &b.units), budget)? })
+//! #     fn sent_state(&self, state: &mut Self, b: Option<&Self>, budget: &mut Budget) -> Result<(), Error> {
+//! #         keyed::map::sent_state(&self.units, &mut state.units, b.map(|b| &b.units), budget)
 //! #     }
 //! # }
 //!

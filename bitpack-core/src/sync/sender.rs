@@ -245,7 +245,8 @@ fn write_budgeted<W: ChangeGroups + Clone>(
         }
     };
     budget.begin(Pass::State);
-    let state = world.sent_state(baseline, budget)?;
+    let mut state = world.clone();
+    world.sent_state(&mut state, baseline, budget)?;
     budget.check_complete()?;
     budget.remember_waiting();
     Ok((used, state))

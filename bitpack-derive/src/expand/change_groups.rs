@@ -72,7 +72,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let within = code.within(fields);
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
-    code.bound_within(&params, generics.make_where_clause());
+    code.bound_within(generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #(#checks)*

@@ -45,8 +45,10 @@ pub struct Names {
     pub latest: Ident,
     pub changes: Ident,
     pub nested: Ident,
-    /// A sender's packet budget, passed on to keyed collections.
+    /// A sender's packet budget, passed on to keyed collections, and the
+    /// state it records for a packet.
     pub budget: Ident,
+    pub state: Ident,
 }
 
 fn local(name: &str) -> Ident {
@@ -77,6 +79,7 @@ impl Names {
             changes: local("__changes"),
             nested: local("__nested"),
             budget: local("__budget"),
+            state: local("__state"),
         }
     }
 

@@ -321,22 +321,17 @@ const _: () = {
         #[inline]
         fn sent_state(
             &self,
+            __state: &mut Self,
             __baseline: __p::Option<&Self>,
             __budget: &mut __p::keyed::Budget,
-        ) -> __p::Result<Self, __p::Error> {
-            // Fields outside keyed collections are always sent: the world's.
-            __p::Ok(HandWorld {
-                tick: <u32 as __p::Clone>::clone(&self.tick),
-                rain: <f32 as __p::Clone>::clone(&self.rain),
-                wind: <u16 as __p::Clone>::clone(&self.wind),
-                red: <u16 as __p::Clone>::clone(&self.red),
-                blue: <u16 as __p::Clone>::clone(&self.blue),
-                units: __p::keyed::map::sent_state(
-                    &self.units,
-                    __p::Option::map(__baseline, |__baseline| &__baseline.units),
-                    __budget,
-                )?,
-            })
+        ) -> __p::Result<(), __p::Error> {
+            // Fields outside keyed collections are always sent: the copy's.
+            __p::keyed::map::sent_state(
+                &self.units,
+                &mut __state.units,
+                __p::Option::map(__baseline, |__baseline| &__baseline.units),
+                __budget,
+            )
         }
     }
 };

@@ -8,18 +8,16 @@
 //! sit in `if_alloc!`.
 
 use super::Code;
-use crate::expand::generics::mentions;
 use crate::expand::items;
 use crate::expand::names::Access;
-use crate::expand::pattern;
 use crate::expand::tokens::respan;
 use crate::ir::Fields;
 use crate::ir::items::{ChangeItem, Item};
 use crate::ir::keyed::Form;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
+use syn::WhereClause;
 use syn::spanned::Spanned;
-use syn::{Ident, WhereClause};
 
 impl Code<'_, '_> {
     /// What a keyed collection's writes take: `Some(&mut *__budget)` within
@@ -54,11 +52,13 @@ impl Code<'_, '_> {
             (&names.runtime, &names.writer, &names.writer_ty, &names.baseline, &names.budget);
         let whole = fields.items.iter().map(|item| self.whole_write(item));
         let deltas = self.changes.items.iter().map(|item| self.delta_write(item, true));
-        let states = (0..self.fields.len()).map(|position| {
-            let (local, value) = (names.field(position), self.sent_field(position));
-            quote!(let #local = #value;)
+        let states = self.changes.items.iter().filter_map(|item| match item {
+            ChangeItem::Keyed { field, .. } | ChangeItem::Nested { field, .. } => {
+                Some(self.sent_field(*field))
+            }
+            _ => None,
         });
-        let construct = pattern::construct(names, quote!(Self), fields);
+        let state = &names.state;
         quote! {
             #p::if_alloc! {
                 #[inline]
@@ -85,14 +85,12 @@ impl Code<'_, '_> {
                 #[inline]
                 fn sent_state(
                     &self,
+                    #state: &mut Self,
                     #baseline: #p::Option<&Self>,
                     #budget: &mut #p::keyed::Budget,
-                ) -> #p::Result<Self, #p::Error>
-                where
-                    Self: #p::Clone,
-                {
+                ) -> #p::Result<(), #p::Error> {
                     #(#states)*
-                    #p::Ok(#construct)
+                    #p::Ok(())
                 }
             }
         }
@@ -120,20 +118,19 @@ impl Code<'_, '_> {
         }
     }
 
-    /// What the receiver holds of field `position` after the packet: the
-    /// keyed collections' sent entries over the baseline, the nested types'
-    /// own sent state (when the packet sent them), every other field as it is.
+    /// Makes field `position` of the state (a copy of `self`) what the
+    /// receiver holds after the packet: a keyed collection's entries held
+    /// back as in the baseline, a nested type's own state when the packet
+    /// sent it (else the baseline's, the same bits).
     fn sent_field(&self, position: usize) -> TokenStream {
         let names = self.names;
-        let (p, baseline, budget) = (&names.runtime, &names.baseline, &names.budget);
+        let (p, baseline, budget, state) = (&names.runtime, &names.baseline, &names.budget, &names.state);
         let (member, ty) = (self.member(position), self.ty(position));
-        let clone = quote_spanned!(ty.span()=> <#ty as #p::Clone>::clone(&self.#member));
         let base = quote!(#p::Option::map(#baseline, |#baseline| &#baseline.#member));
+        let (now, into) = (Access::Place(quote!(self.#member)), Access::Place(quote!(#state.#member)));
         if let Some(keyed) = self.keyed(position) {
-            return keyed.sent_state(names, &Access::Place(quote!(self.#member)), base);
-        }
-        if !self.is_nested(position) {
-            return clone;
+            let sent = keyed.sent_state(names, &now, &into, base);
+            return quote!(#sent;);
         }
         let nested = self.nested(ty);
         let fingerprint = |owner: &TokenStream| {
@@ -144,19 +141,20 @@ impl Code<'_, '_> {
         };
         let (now, then) = (fingerprint(&quote!(self)), fingerprint(&baseline.to_token_stream()));
         quote! {
-            match #baseline {
-                // Not sent: the receiver keeps the baseline's, these bits.
-                #p::Some(#baseline) if !#p::keyed::nested_sent(#now, #then)? => #clone,
-                _ => #nested::sent_state(&self.#member, #base, #budget)?,
+            if match #baseline {
+                #p::Some(#baseline) => #p::keyed::nested_sent(#now, #then)?,
+                #p::None => true,
+            } {
+                #nested::sent_state(&self.#member, &mut #state.#member, #base, #budget)?;
             }
         }
     }
 
     /// The bounds of the keyed collections' entries and keys, each spanned
-    /// at its type (concrete ones too, so a type without groups or a key
-    /// type that is no key fails there, once), and `Clone` on every field
-    /// that names a type parameter (`sent_state` keeps them).
-    pub(super) fn bound_within(&self, params: &[Ident], where_clause: &mut WhereClause) {
+    /// at its type (concrete ones too, so a type without groups, or a key
+    /// type that cannot key, fails there, once; the `BitPack` impl bounds
+    /// the keys too).
+    pub(super) fn bound_within(&self, where_clause: &mut WhereClause) {
         let p = &self.names.runtime;
         for item in &self.changes.items {
             let ChangeItem::Keyed { field, .. } = item else { continue };
@@ -177,20 +175,6 @@ impl Code<'_, '_> {
                         .predicates
                         .push(syn::parse_quote_spanned!(value.span()=> #value: #vp::keyed::KeyField));
                 }
-            }
-        }
-        if !self.holds_keyed() {
-            return;
-        }
-        for (position, field) in self.fields.iter().enumerate() {
-            let ty = field.ty;
-            let grouped = self.changes.items.iter().any(|item| match item {
-                ChangeItem::Group(group) => group.fields.contains(&position),
-                _ => false,
-            });
-            if !grouped && mentions(ty.to_token_stream(), params) {
-                let tp = respan(&p.to_token_stream(), ty.span());
-                where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #tp::Clone));
             }
         }
     }

@@ -9,9 +9,12 @@ use crate::expand::codec::Codec;
 use crate::expand::names::{Access, Names};
 use crate::expand::runtime;
 use crate::expand::tokens::respan;
+use crate::ir::Body;
+use crate::ir::encoding::Encoding;
 use crate::ir::keyed::{Form, Keyed};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
+use syn::WhereClause;
 use syn::spanned::Spanned;
 
 impl Keyed<'_> {
@@ -85,24 +88,41 @@ impl Keyed<'_> {
         quote_spanned!(self.value.span()=> #module::read_delta(#reader, #base, #max_len, #spawn #key_of)?)
     }
 
-    /// What the receiver holds of the collection at `now` after the packet
-    /// the budget wrote, against `base` (an `Option<&Collection>` expression).
-    pub fn sent_state(&self, names: &Names, now: &Access, base: TokenStream) -> TokenStream {
-        let (module, budget, now) = (self.module(names), &names.budget, now.reference());
+    /// Makes the collection at `state` (a copy of the one at `now`) what the
+    /// receiver holds after the packet the budget wrote, against `base` (an
+    /// `Option<&Collection>` expression).
+    pub fn sent_state(&self, names: &Names, now: &Access, state: &Access, base: TokenStream) -> TokenStream {
+        let (module, budget, now, state) =
+            (self.module(names), &names.budget, now.reference(), state.value());
         let (p, value) = (&names.runtime, self.value);
-        let base = match self.form {
-            Form::Map { .. } => base,
+        let (base, key_of) = match self.form {
+            Form::Map { .. } => (base, TokenStream::new()),
             // The runtime takes the baseline's entries as a slice.
-            Form::SortedVec => quote_spanned!(value.span()=> #p::Option::map(#base, #p::Vec::as_slice)),
-        };
-        let key_of = match self.form {
-            Form::Map { .. } => TokenStream::new(),
             Form::SortedVec => {
                 let key_field = runtime::key_field(p);
-                quote_spanned!(value.span()=> <#value as #key_field>::key,)
+                (
+                    quote_spanned!(value.span()=> #p::Option::map(#base, #p::Vec::as_slice)),
+                    quote_spanned!(value.span()=> <#value as #key_field>::key,),
+                )
             }
         };
-        quote_spanned!(value.span()=> #module::sent_state(#now, #base, #key_of #budget)?)
+        quote_spanned!(value.span()=> #module::sent_state(#now, &mut #state, #base, #key_of #budget)?)
+    }
+}
+
+/// `K: Key` (or `V: KeyField`) for each keyed collection, spanned at the
+/// key's (or the entries') type: a type that cannot key is reported there,
+/// once, and not at every runtime call.
+pub fn bound_keys(names: &Names, body: &Body<'_>, where_clause: &mut WhereClause) {
+    let p = &names.runtime;
+    for encoding in body.field_lists().flat_map(|fields| fields.encodings()) {
+        let Encoding::Keyed(keyed) = encoding else { continue };
+        let (ty, bound) = match &keyed.form {
+            Form::Map { key } => (*key, quote!(keyed::Key)),
+            Form::SortedVec => (keyed.value, quote!(keyed::KeyField)),
+        };
+        let (p, bound) = (respan(&p.to_token_stream(), ty.span()), respan(&bound, ty.span()));
+        where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::#bound));
     }
 }
 
