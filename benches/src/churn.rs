@@ -2,18 +2,15 @@
 //! despawn (about 1% of each per tick), keyed by entity id, and sent to a
 //! client by `bitpack::sync` over a lossy link.
 //!
-//! The dataset's [`Entity`] derives its change groups; the world around it
-//! is written by hand in the shape the derive is to generate for a keyed
-//! collection (`#[change_group] #[bitpack(max_len = 1024, spawn = ..)]
-//! entities: BTreeMap<u16, Entity>`), once over [`Entities`] so the
-//! `BTreeMap` and the key-sorted `Vec` forms share it.
+//! The world is derived: its tick (a change group) and its entities, a
+//! keyed collection (`#[change_group] #[bitpack(max_len = 1024, spawn =
+//! ..)]`), in a `BTreeMap` by id ([`MapWorld`]) or a `Vec` sorted by the
+//! entities' `#[bitpack(key)]` id ([`VecWorld`]).
 
 use std::collections::BTreeMap;
 
-use bitpack::__private::keyed::{self, Budget};
-use bitpack::__private::{BitFingerprint, GroupTracker, delta_group, schema, sum, tracked_group};
 use bitpack::sync::{Acks, Receiver, Sender};
-use bitpack::{BitPack, BitReader, BitWrite, ChangeGroups, Error};
+use bitpack::{BitPack, BitWrite, ChangeGroups, Error};
 
 use crate::dataset::{self, ENTITIES, Entity, EntityFlags, EntityKind, HEALTH_MAX};
 use crate::rng::SplitMix64;
@@ -42,216 +39,44 @@ pub fn spawn_baseline() -> Entity {
     }
 }
 
-// What `#[bitpack(key)]` on `Entity::id` is to generate.
-impl keyed::KeyField for Entity {
-    type Key = u16;
-    fn key(&self) -> u16 {
-        self.id
-    }
+/// One tick of the world with its entities in a `BTreeMap` by id.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+pub struct MapWorld {
+    #[change_group(clock)]
+    pub tick: u32,
+    #[change_group]
+    #[bitpack(max_len = MAX_ENTITIES, spawn = spawn_baseline)]
+    pub entities: BTreeMap<u16, Entity>,
 }
 
-/// The key a sorted `Vec`'s code passes.
-const ENTITY_ID: fn(&Entity) -> u16 = <Entity as keyed::KeyField>::key;
+/// The same world with its entities in a `Vec` sorted by id.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+pub struct VecWorld {
+    #[change_group(clock)]
+    pub tick: u32,
+    #[change_group]
+    #[bitpack(max_len = MAX_ENTITIES, spawn = spawn_baseline)]
+    pub entities: Vec<Entity>,
+}
 
-/// A keyed collection of entities: a `BTreeMap` by id, or a `Vec` sorted by
-/// id. Each method is the keyed runtime call generated code makes.
-pub trait Entities: Clone + PartialEq + core::fmt::Debug + Sized {
-    const MAX_BITS: usize;
-    const MIN_BITS: usize;
-    const SCHEMA: u64;
-    /// The collection of `map`'s entities.
-    fn from_map(map: &BTreeMap<u16, Entity>) -> Self;
+/// Either form of the world, as the replication functions take it.
+pub trait World: ChangeGroups + Clone + PartialEq + core::fmt::Debug {
+    /// Entities in the world.
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error>;
-    fn read(reader: &mut BitReader<'_>) -> Result<Self, Error>;
-    fn write_delta<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error>;
-    fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error>;
-    fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error>;
 }
 
-impl Entities for BTreeMap<u16, Entity> {
-    const MAX_BITS: usize = keyed::map::max_bits::<u16, Entity>(MAX_ENTITIES);
-    const MIN_BITS: usize = keyed::map::min_bits(MAX_ENTITIES);
-    const SCHEMA: u64 = keyed::map::schema::<u16, Entity>(MAX_ENTITIES);
-    fn from_map(map: &BTreeMap<u16, Entity>) -> Self {
-        map.clone()
-    }
+impl World for MapWorld {
     fn len(&self) -> usize {
-        BTreeMap::len(self)
-    }
-    fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        keyed::map::write(writer, self, MAX_ENTITIES, budget)
-    }
-    fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        keyed::map::read(reader, MAX_ENTITIES)
-    }
-    fn write_delta<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error> {
-        keyed::map::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, budget)
-    }
-    fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        keyed::map::read_delta(reader, base, MAX_ENTITIES, spawn_baseline)
-    }
-    fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        keyed::map::sent_state(self, base, budget)
+        self.entities.len()
     }
 }
 
-impl Entities for Vec<Entity> {
-    const MAX_BITS: usize = keyed::sorted_vec::max_bits::<u16, Entity>(MAX_ENTITIES);
-    const MIN_BITS: usize = keyed::sorted_vec::min_bits(MAX_ENTITIES);
-    const SCHEMA: u64 = keyed::sorted_vec::schema::<u16, Entity>(MAX_ENTITIES);
-    fn from_map(map: &BTreeMap<u16, Entity>) -> Self {
-        map.values().copied().collect()
-    }
+impl World for VecWorld {
     fn len(&self) -> usize {
-        <[Entity]>::len(self)
-    }
-    fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        keyed::sorted_vec::write(writer, self, MAX_ENTITIES, ENTITY_ID, budget)
-    }
-    fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        keyed::sorted_vec::read(reader, MAX_ENTITIES, ENTITY_ID)
-    }
-    fn write_delta<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error> {
-        keyed::sorted_vec::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID, budget)
-    }
-    fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        keyed::sorted_vec::read_delta(reader, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID)
-    }
-    fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        keyed::sorted_vec::sent_state(self, base.map(Vec::as_slice), ENTITY_ID, budget)
-    }
-}
-
-/// One tick of the world: its number (a change group) and its entities (a
-/// keyed collection).
-#[derive(Clone, Debug, PartialEq)]
-pub struct World<E> {
-    pub tick: u32,
-    pub entities: E,
-}
-
-/// The world with its entities in a `BTreeMap`.
-pub type MapWorld = World<BTreeMap<u16, Entity>>;
-/// The world with its entities in a `Vec` sorted by id.
-pub type VecWorld = World<Vec<Entity>>;
-
-impl<E: Entities> World<E> {
-    fn write_whole<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        writer.write_u32(self.tick)?;
-        self.entities.write(writer, budget)
-    }
-
-    fn write_changed<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error> {
-        if delta_group(
-            writer,
-            |w: &mut BitFingerprint| w.write_u32(self.tick),
-            |w: &mut BitFingerprint| w.write_u32(base.tick),
-        )? {
-            writer.write_u32(self.tick)?;
-        }
-        self.entities.write_delta(&base.entities, writer, budget)
-    }
-}
-
-impl<E: Entities> BitPack for World<E> {
-    const MAX_BITS: usize = sum(&[32, E::MAX_BITS]);
-    const MIN_BITS: usize = sum(&[32, E::MIN_BITS]);
-    const SCHEMA: u64 = schema::sequence(&[<u32 as BitPack>::SCHEMA, E::SCHEMA]);
-
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        self.write_whole(writer, None)
-    }
-
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        Ok(World { tick: reader.read_u32()?, entities: E::read(reader)? })
-    }
-}
-
-impl<E: Entities> ChangeGroups for World<E> {
-    type Tracker = GroupTracker<2, ()>;
-    type Changes = (Option<u32>, Option<E>);
-
-    fn write_changes<W: BitWrite>(
-        &self,
-        writer: &mut W,
-        confirmed: &Self::Tracker,
-        latest: &mut Self::Tracker,
-    ) -> Result<(), Error> {
-        let tick = |w: &mut BitFingerprint| w.write_u32(self.tick);
-        if tracked_group(writer, &confirmed.records[0], &mut latest.records[0], tick)? {
-            writer.write_u32(self.tick)?;
-        }
-        let entities = |w: &mut BitFingerprint| self.entities.write(w, None);
-        if tracked_group(writer, &confirmed.records[1], &mut latest.records[1], entities)? {
-            self.entities.write(writer, None)?;
-        }
-        Ok(())
-    }
-
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
-        let tick = if reader.read_bool()? { Some(reader.read_u32()?) } else { None };
-        let entities = if reader.read_bool()? { Some(E::read(reader)?) } else { None };
-        Ok((tick, entities))
-    }
-
-    fn apply_changes(&mut self, (tick, entities): Self::Changes) {
-        if let Some(tick) = tick {
-            self.tick = tick;
-        }
-        if let Some(entities) = entities {
-            self.entities = entities;
-        }
-    }
-
-    fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), Error> {
-        self.write_changed(baseline, writer, None)
-    }
-
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        let tick = if reader.read_bool()? { reader.read_u32()? } else { baseline.tick };
-        Ok(World { tick, entities: E::read_delta(&baseline.entities, reader)? })
-    }
-
-    fn write_to_within<W: BitWrite>(&self, writer: &mut W, budget: &mut Budget) -> Result<(), Error> {
-        self.write_whole(writer, Some(budget))
-    }
-
-    fn write_delta_within<W: BitWrite>(
-        &self,
-        baseline: &Self,
-        writer: &mut W,
-        budget: &mut Budget,
-    ) -> Result<(), Error> {
-        self.write_changed(baseline, writer, Some(budget))
-    }
-
-    fn sent_state(&self, baseline: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        let entities = self.entities.sent_state(baseline.map(|b| &b.entities), budget)?;
-        Ok(World { tick: self.tick, entities })
+        self.entities.len()
     }
 }
 
@@ -290,14 +115,17 @@ pub fn generate(ticks: usize) -> Vec<MapWorld> {
             }
         }
         let entities = bodies.iter().map(|(id, body)| (*id, body.entity)).collect();
-        worlds.push(World { tick: 90_000 + tick as u32, entities });
+        worlds.push(MapWorld { tick: 90_000 + tick as u32, entities });
     }
     worlds
 }
 
 /// The same worlds with their entities in sorted `Vec`s.
 pub fn as_vecs(worlds: &[MapWorld]) -> Vec<VecWorld> {
-    worlds.iter().map(|world| World { tick: world.tick, entities: Vec::from_map(&world.entities) }).collect()
+    worlds
+        .iter()
+        .map(|world| VecWorld { tick: world.tick, entities: world.entities.values().copied().collect() })
+        .collect()
 }
 
 /// How one client's link treats the packets and the acks.
@@ -334,10 +162,10 @@ impl ClientRun {
 
 /// Sends `worlds` to one client over `link`, from a fixed seed; checks
 /// that each decoded world has the entities the sender recorded for it.
-pub fn replicate<E: Entities>(worlds: &[World<E>], link: Link, seed: u64) -> Result<ClientRun, Error> {
+pub fn replicate<W: World>(worlds: &[W], link: Link, seed: u64) -> Result<ClientRun, Error> {
     let mut rng = SplitMix64::new(seed);
-    let mut sender: Sender<World<E>> = Sender::new();
-    let mut receiver: Receiver<World<E>> = Receiver::new();
+    let mut sender: Sender<W> = Sender::new();
+    let mut receiver: Receiver<W> = Receiver::new();
     let mut buf = vec![0u8; link.datagram];
     let mut acks_in_flight: Vec<(usize, Acks)> = Vec::new();
     let mut run = ClientRun::default();
@@ -357,8 +185,7 @@ pub fn replicate<E: Entities>(worlds: &[World<E>], link: Link, seed: u64) -> Res
         }
         if let Some(decoded) = receiver.read(&buf[..used])? {
             run.decoded += 1;
-            let sent = sender.sent(sequence).map(|sent| sent.entities.len());
-            if sent != Some(decoded.entities.len()) {
+            if sender.sent(sequence).map(W::len) != Some(decoded.len()) {
                 return Err(Error::new(bitpack::ErrorKind::OutOfRange, 0));
             }
         }
@@ -370,9 +197,9 @@ pub fn replicate<E: Entities>(worlds: &[World<E>], link: Link, seed: u64) -> Res
 }
 
 /// Bytes of a packet for a world the client already holds.
-pub fn unchanged_bytes<E: Entities>(world: &World<E>) -> Result<usize, Error> {
-    let mut sender: Sender<World<E>> = Sender::new();
-    let mut receiver: Receiver<World<E>> = Receiver::new();
+pub fn unchanged_bytes<W: World>(world: &W) -> Result<usize, Error> {
+    let mut sender: Sender<W> = Sender::new();
+    let mut receiver: Receiver<W> = Receiver::new();
     let mut buf = vec![0u8; 1 << 16];
     let used = sender.write(world, &mut buf)?;
     receiver.read(&buf[..used])?;

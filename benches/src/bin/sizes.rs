@@ -184,12 +184,12 @@ fn print_replication_times(
     use bitpack::ChangeGroups;
     use bitpack::sync::{Receiver, Sender};
 
-    fn session<E: churn::Entities>(
-        worlds: &[churn::World<E>],
+    fn session<W: churn::World>(
+        worlds: &[W],
         buf: &mut [u8],
     ) -> Result<(Duration, Duration), bitpack::Error> {
-        let mut sender: Sender<churn::World<E>> = Sender::new();
-        let mut receiver: Receiver<churn::World<E>> = Receiver::new();
+        let mut sender: Sender<W> = Sender::new();
+        let mut receiver: Receiver<W> = Receiver::new();
         let (mut write, mut read) = (Duration::ZERO, Duration::ZERO);
         for world in worlds {
             let start = Instant::now();
