@@ -301,3 +301,47 @@ fn the_derived_world_writes_what_the_hand_written_model_writes() -> Result<(), E
     }
     Ok(())
 }
+
+/// What a sender keeps of each state it recorded: a derived type's
+/// `write_delta_cached` writes `write_delta`'s bits whether it knows the
+/// baseline's group prints or not, and records its own, as `group_prints`
+/// gives them.
+#[test]
+fn cached_deltas_write_the_same_bits_and_record_the_prints() -> Result<(), Error> {
+    const PRINTS: usize = <Unit as ChangeGroups>::PRINTS;
+    assert_eq!(PRINTS, 4);
+    let mut rng = SplitMix64(23);
+    let bits = |write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>| -> Result<Vec<u8>, Error> {
+        let mut buf = vec![0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        write(&mut writer)?;
+        let used = writer.finish()?;
+        buf.truncate(used);
+        Ok(buf)
+    };
+    for id in 0..2000 {
+        let baseline = Unit::random(&mut rng, id);
+        let mut now = baseline.clone();
+        now.step(&mut rng);
+        let mut held = [0u64; PRINTS];
+        baseline.group_prints(&mut held)?;
+        let plain = bits(&|writer| now.write_delta(&baseline, writer))?;
+        let (mut known, mut unknown) = ([0u64; PRINTS], [0u64; PRINTS]);
+        assert_eq!(
+            bits(&|writer| now.write_delta_cached(&baseline, &held, &mut known.clone(), writer))?,
+            plain
+        );
+        assert_eq!(
+            bits(&|writer| now.write_delta_cached(&baseline, &[], &mut unknown.clone(), writer))?,
+            plain
+        );
+        let mut counter = BitCounter::new();
+        now.write_delta_cached(&baseline, &held, &mut known, &mut counter)?;
+        now.write_delta_cached(&baseline, &[], &mut unknown, &mut counter)?;
+        let mut expected = [0u64; PRINTS];
+        now.group_prints(&mut expected)?;
+        assert_eq!((known, unknown), (expected, expected));
+        assert_eq!(now == baseline, held == expected);
+    }
+    Ok(())
+}

@@ -32,6 +32,47 @@ pub fn delta_group<W: BitWrite>(
     write_delta_flag(writer, Fingerprint::of(start, now)?, Fingerprint::of(start, then)?)
 }
 
+/// [`delta_group`] in `write_delta_cached`: the group's print (the digest
+/// of the bits `now` writes, from bit 0, which decides as the bits from
+/// the flag's position do) goes into `prints[record]`, and is compared with
+/// `baseline_prints[record]`, or with the print of what `then` writes when
+/// the baseline's is not known. Returns whether the group's data must follow.
+#[inline(always)]
+pub fn cached_group<W: BitWrite>(
+    writer: &mut W,
+    record: usize,
+    baseline_prints: &[u64],
+    prints: &mut [u64],
+    now: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+    then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let print = Fingerprint::of(0, now)?.digest();
+    let baseline = match baseline_prints.get(record) {
+        Some(&baseline) => baseline,
+        None => Fingerprint::of(0, then)?.digest(),
+    };
+    if let Some(slot) = prints.get_mut(record) {
+        *slot = print;
+    }
+    let sent = print != baseline;
+    writer.write_bool(sent)?;
+    Ok(sent)
+}
+
+/// `group_prints`: the print [`cached_group`] records for a group.
+#[inline(always)]
+pub fn group_print(
+    record: usize,
+    prints: &mut [u64],
+    group: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let print = Fingerprint::of(0, group)?.digest();
+    if let Some(slot) = prints.get_mut(record) {
+        *slot = print;
+    }
+    Ok(())
+}
+
 /// After a delta group flagged as sent has been read: refuses it when its
 /// bits equal the baseline's (`NonCanonical`, naming the flag's bit), since
 /// [`delta_group`] sends a group only when they differ. `now` writes the

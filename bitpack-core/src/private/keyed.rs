@@ -279,6 +279,37 @@ fn write_item<K: Key, V: ChangeGroups, W: BitWrite>(
     Ok(writer.bits_written() - start)
 }
 
+/// [`write_item`] for a sender that keeps group prints (`V::PRINTS` of
+/// them per entry): a changed or new entry's `write_delta_cached`, against
+/// the baseline entry's prints (`baseline_prints`, empty when not known),
+/// recording its own into `prints`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn write_item_cached<K: Key, V: ChangeGroups, W: BitWrite>(
+    writer: &mut W,
+    previous: &mut Option<K>,
+    step: &Step<'_, K, V>,
+    spawn: fn() -> V,
+    spawned: &mut Option<V>,
+    baseline_prints: &[u64],
+    prints: &mut [u64],
+) -> Result<usize, Error> {
+    write_key(writer, *previous, step.key())?;
+    *previous = Some(step.key());
+    let start = writer.bits_written();
+    match *step {
+        Step::Both(_, now, base) => {
+            writer.write_bool(false)?;
+            now.write_delta_cached(base, baseline_prints, prints, writer)?;
+        }
+        Step::Removed(..) => writer.write_bool(true)?,
+        Step::New(_, now) => {
+            now.write_delta_cached(spawned.get_or_insert_with(spawn), &[], prints, writer)?
+        }
+    }
+    Ok(writer.bits_written() - start)
+}
+
 /// The delta's item count: a 0 bit for none, else a 1 bit and `items - 1`.
 fn write_count<W: BitWrite>(writer: &mut W, items: usize, max_len: usize) -> Result<(), Error> {
     writer.write_bool(items > 0)?;
@@ -371,7 +402,7 @@ fn write_delta<'a, K, V, W, I, J>(
     writer: &mut W,
     now: I,
     base: J,
-    len: usize,
+    (len, base_len): (usize, usize),
     max_len: usize,
     spawn: fn() -> V,
     budget: Option<&mut Budget>,
@@ -401,6 +432,9 @@ where
                     budget.push(step.key().to_u128(), kind_of(&step));
                 }
                 write_count(writer, budget.open_candidates().len(), max_len)?;
+                if V::PRINTS > 0 {
+                    return write_measured_cached(writer, now, base, (len, base_len), spawn, budget);
+                }
                 // The items are known: walk again without comparing values.
                 let mut index = 0;
                 for step in merge(now, base) {
@@ -432,6 +466,71 @@ where
         },
     }
     Ok(())
+}
+
+/// The measure pass's walk over the items, for entries with group prints:
+/// each changed entry written against the baseline's prints (when the
+/// sender kept them), and the world's prints recorded for the state the
+/// packet leaves (an unchanged entry's copied from the baseline's).
+fn write_measured_cached<'a, K, V, W, I, J>(
+    writer: &mut W,
+    now: I,
+    base: J,
+    (len, base_len): (usize, usize),
+    spawn: fn() -> V,
+    budget: &mut Budget,
+) -> Result<(), Error>
+where
+    K: Key,
+    V: ChangeGroups + PartialEq + 'a,
+    W: BitWrite,
+    I: Iterator<Item = (K, &'a V)> + Clone,
+    J: Iterator<Item = (K, &'a V)> + Clone,
+{
+    let at = writer.bits_written();
+    let per = V::PRINTS;
+    let number = budget.next_visit_number().saturating_sub(1);
+    let mut prints = budget.prints.take(number);
+    prints.reserve(len.saturating_mul(per));
+    let baseline_prints = budget.baseline_prints.take_if_holds(number, base_len.saturating_mul(per));
+    let known = !baseline_prints.is_empty();
+    let (mut previous, mut spawned) = (None, None);
+    let (mut index, mut from) = (0, 0);
+    let result = (|| {
+        for step in merge(now, base) {
+            let item = is_candidate(&step, budget.open_candidates().get(index), at)?;
+            let held = baseline_prints.get(from * per..(from + 1) * per).unwrap_or(&[]);
+            if !matches!(step, Step::New(..)) {
+                from += 1;
+            }
+            let start = prints.len();
+            match step {
+                Step::Removed(..) => {}
+                Step::Both(_, now, _) if !item => {
+                    if held.len() == per {
+                        prints.extend_from_slice(held);
+                    } else {
+                        prints.resize(start + per, 0);
+                        now.group_prints(&mut prints[start..])?;
+                    }
+                }
+                _ => prints.resize(start + per, 0),
+            }
+            if !item {
+                continue;
+            }
+            let mine = prints.get_mut(start..).unwrap_or(&mut []);
+            let bits = write_item_cached(writer, &mut previous, &step, spawn, &mut spawned, held, mine)?;
+            budget.set_bits(index, bits);
+            index += 1;
+        }
+        Ok(())
+    })();
+    budget.prints.put(number, prints);
+    if known {
+        budget.baseline_prints.put(number, baseline_prints);
+    }
+    result
 }
 
 /// Builds a collection in key order.
@@ -662,7 +761,8 @@ pub mod map {
         spawn: fn() -> V,
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
-        super::write_delta(writer, entries(now), entries(baseline), now.len(), max_len, spawn, budget)
+        let lens = (now.len(), baseline.len());
+        super::write_delta(writer, entries(now), entries(baseline), lens, max_len, spawn, budget)
     }
 
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.
@@ -767,7 +867,7 @@ pub mod sorted_vec {
             check_sorted(baseline, key, writer.bits_written())?;
         }
         let (now_entries, base) = (entries(now, key), entries(baseline, key));
-        super::write_delta(writer, now_entries, base, now.len(), max_len, spawn, budget)
+        super::write_delta(writer, now_entries, base, (now.len(), baseline.len()), max_len, spawn, budget)
     }
 
     /// `read_delta`: as [`map::read_delta`]; each value's key must be the one it came under.

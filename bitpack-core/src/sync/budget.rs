@@ -106,6 +106,55 @@ pub struct Budget {
     spare: Vec<Waiting>,
     /// Scratch for a sorted `Vec`'s state: the entries held back.
     pub(crate) edits: Vec<Edit>,
+    /// The sender's cache (see [`Prints`]): the baseline's, read by a
+    /// measure pass, and the one it records for the world.
+    pub(crate) baseline_prints: Prints,
+    pub(crate) prints: Prints,
+}
+
+/// The group prints of every entry of each keyed collection of a state,
+/// by visit: `entries x V::PRINTS` digests in key order (see
+/// [`crate::ChangeGroups::write_delta_cached`]), empty when not known. A
+/// sender keeps one beside each state it recorded, so that a delta against
+/// it compares the world's groups with the baseline's prints instead of
+/// fingerprinting the baseline again.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Prints {
+    pub(crate) visits: Vec<Vec<u64>>,
+}
+
+impl Prints {
+    /// Forgets every print, keeping the buffers.
+    pub(crate) fn clear(&mut self) {
+        for visit in &mut self.visits {
+            visit.clear();
+        }
+    }
+
+    /// The prints of visit `number`, to fill (emptied).
+    pub(crate) fn take(&mut self, number: usize) -> Vec<u64> {
+        if self.visits.len() <= number {
+            self.visits.resize_with(number + 1, Vec::new);
+        }
+        let mut prints = core::mem::take(&mut self.visits[number]);
+        prints.clear();
+        prints
+    }
+
+    pub(crate) fn put(&mut self, number: usize, prints: Vec<u64>) {
+        if let Some(slot) = self.visits.get_mut(number) {
+            *slot = prints;
+        }
+    }
+
+    /// Visit `number`'s prints, taken out, if they hold `len` of them (and
+    /// some); else an empty buffer.
+    pub(crate) fn take_if_holds(&mut self, number: usize, len: usize) -> Vec<u64> {
+        match self.visits.get_mut(number) {
+            Some(prints) if prints.len() == len => core::mem::take(prints),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// An entry a packet held back from a sorted `Vec`, to undo in the state
@@ -143,6 +192,8 @@ impl Budget {
             waiting: Vec::new(),
             spare: Vec::new(),
             edits: Vec::new(),
+            baseline_prints: Prints { visits: Vec::new() },
+            prints: Prints { visits: Vec::new() },
         }
     }
 
@@ -157,7 +208,13 @@ impl Budget {
         if pass == Pass::Measure {
             self.visits.clear();
             self.candidates.clear();
+            self.prints.clear();
         }
+    }
+
+    /// Measure pass: the number the next visit gets.
+    pub(crate) fn next_visit_number(&self) -> usize {
+        self.visits.len()
     }
 
     /// Measure pass: a new visit, whose candidates follow.

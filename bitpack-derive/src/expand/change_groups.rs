@@ -5,6 +5,7 @@
 //! keyed collection's own delta. `within`: the methods a `Sender` calls,
 //! for types that hold keyed collections.
 
+mod cached;
 mod within;
 
 use crate::expand::codec::{RelativeCoding, codec};
@@ -45,7 +46,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
         let decode = code.decode(item);
         decodes.push(quote!(let #local = #decode;));
         applies.push(code.apply(item, &local));
-        delta_writes.push(code.delta_write(item, false));
+        delta_writes.push(code.delta_write(item, Delta::Plain));
         delta_reads.push(code.delta_read(item));
         if let ChangeItem::Nested { field, .. } = item {
             nested_types.push(code.ty(*field));
@@ -70,6 +71,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
     let checks = code.relative_checks();
     let within = code.within(fields);
+    let cached = code.cached();
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
     code.bound_within(generics.make_where_clause());
@@ -127,8 +129,19 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
             }
 
             #within
+            #cached
         }
     }
+}
+
+/// Which `write_delta` a delta write is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Delta {
+    Plain,
+    /// `write_delta_within`: keyed collections and nested types take the budget.
+    Within,
+    /// `write_delta_cached`: flags judged on group prints.
+    Cached,
 }
 
 /// The generated pieces for one struct.
@@ -390,11 +403,27 @@ impl Code<'_, '_> {
         }
     }
 
-    /// The `write_delta` of `item`: as `write_delta` writes it, or in
-    /// `write_delta_within`, passing the budget on to keyed collections and
-    /// nested types.
-    fn delta_write(&self, item: &ChangeItem, within: bool) -> TokenStream {
+    /// A delta group's flag over what `now` and `then` write (closures):
+    /// judged on their fingerprints, or in `write_delta_cached` on the
+    /// group's print against the baseline's.
+    fn delta_flag(&self, mode: Delta, record: usize, now: TokenStream, then: TokenStream) -> TokenStream {
+        let (p, writer) = (&self.names.runtime, &self.names.writer);
+        match mode {
+            Delta::Plain | Delta::Within => quote!(#p::delta_group(#writer, #now, #then)),
+            Delta::Cached => {
+                let (record, baseline_prints, prints) =
+                    (Index::from(record), &self.names.baseline_prints, &self.names.prints);
+                quote!(#p::cached_group(#writer, #record, #baseline_prints, #prints, #now, #then))
+            }
+        }
+    }
+
+    /// The `write_delta` of `item`: as `write_delta` writes it, in
+    /// `write_delta_within` (passing the budget on to keyed collections and
+    /// nested types) or in `write_delta_cached`.
+    fn delta_write(&self, item: &ChangeItem, mode: Delta) -> TokenStream {
         let (p, writer, baseline) = (&self.names.runtime, &self.names.writer, &self.names.baseline);
+        let within = mode == Delta::Within;
         match item {
             ChangeItem::Always(position) => self.delta_field_write(*position),
             ChangeItem::Group(group) => {
@@ -404,18 +433,20 @@ impl Code<'_, '_> {
                     Item::Field(position) => self.delta_field_write(*position),
                     item => items::write(self.names, self.fields, item, &|p| self.place(&quote!(self), p)),
                 });
+                let flag = self.delta_flag(
+                    mode,
+                    group.record,
+                    quote!(|#writer: &mut #p::BitFingerprint| {
+                        #now
+                        #p::Ok(())
+                    }),
+                    quote!(|#writer: &mut #p::BitFingerprint| {
+                        #then
+                        #p::Ok(())
+                    }),
+                );
                 quote! {
-                    if #p::delta_group(
-                        #writer,
-                        |#writer: &mut #p::BitFingerprint| {
-                            #now
-                            #p::Ok(())
-                        },
-                        |#writer: &mut #p::BitFingerprint| {
-                            #then
-                            #p::Ok(())
-                        },
-                    )? {
+                    if #flag? {
                         #(#writes)*
                     }
                 }
@@ -429,7 +460,7 @@ impl Code<'_, '_> {
                 }
                 None => TokenStream::new(),
             },
-            ChangeItem::Nested { field, .. } => {
+            ChangeItem::Nested { field, record, .. } => {
                 let (member, ty) = (self.member(*field), self.ty(*field));
                 let nested = self.nested(ty);
                 let budget = &self.names.budget;
@@ -442,14 +473,16 @@ impl Code<'_, '_> {
                         #nested::write_delta(&self.#member, &#baseline.#member, #writer)?;
                     }
                 };
+                let flag = self.delta_flag(
+                    mode,
+                    *record,
+                    quote!(|#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&self.#member, #writer)),
+                    quote!(|#writer: &mut #p::BitFingerprint| {
+                        <#ty as #p::BitPack>::write_to(&#baseline.#member, #writer)
+                    }),
+                );
                 quote! {
-                    if #p::delta_group(
-                        #writer,
-                        |#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&self.#member, #writer),
-                        |#writer: &mut #p::BitFingerprint| {
-                            <#ty as #p::BitPack>::write_to(&#baseline.#member, #writer)
-                        },
-                    )? {
+                    if #flag? {
                         #write
                     }
                 }

@@ -49,6 +49,9 @@ pub struct Names {
     /// state it records for a packet.
     pub budget: Ident,
     pub state: Ident,
+    /// A sender's group prints: the baseline's, and the value's it records.
+    pub baseline_prints: Ident,
+    pub prints: Ident,
 }
 
 fn local(name: &str) -> Ident {
@@ -80,6 +83,8 @@ impl Names {
             nested: local("__nested"),
             budget: local("__budget"),
             state: local("__state"),
+            baseline_prints: local("__baseline_prints"),
+            prints: local("__prints"),
         }
     }
 

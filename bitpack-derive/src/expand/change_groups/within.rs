@@ -7,7 +7,7 @@
 //! keep the trait's defaults. The methods exist with `alloc` only, so they
 //! sit in `if_alloc!`.
 
-use super::Code;
+use super::{Code, Delta};
 use crate::expand::items;
 use crate::expand::names::Access;
 use crate::expand::tokens::respan;
@@ -51,7 +51,7 @@ impl Code<'_, '_> {
         let (p, writer, writer_ty, baseline, budget) =
             (&names.runtime, &names.writer, &names.writer_ty, &names.baseline, &names.budget);
         let whole = fields.items.iter().map(|item| self.whole_write(item));
-        let deltas = self.changes.items.iter().map(|item| self.delta_write(item, true));
+        let deltas = self.changes.items.iter().map(|item| self.delta_write(item, Delta::Within));
         let states = self.changes.items.iter().filter_map(|item| match item {
             ChangeItem::Keyed { field, .. } | ChangeItem::Nested { field, .. } => {
                 Some(self.sent_field(*field))
