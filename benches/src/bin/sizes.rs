@@ -78,6 +78,9 @@ fn run(options: &Options) -> Result<(), PeerError> {
     if options.replication_only {
         return print_replication(options);
     }
+    if let Some(name) = options.profile.as_deref().and_then(|name| name.strip_prefix("replication-")) {
+        return profile_replication(name, options.rounds).map_err(|e| PeerError(format!("replication: {e}")));
+    }
     let data = dataset::generate();
     if let Some(name) = &options.profile {
         return profile(&data, name, options.decode, options.rounds);
@@ -391,6 +394,43 @@ fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> 
         if decode { "decode" } else { "encode" }
     );
     Ok(())
+}
+
+/// `--profile replication-NAME`: loops one replication workload over the
+/// churning worlds `rounds` times, for a profiler (callgrind's instruction
+/// counts do not move with the machine's load): `whole` (encode),
+/// `sender-map`, `sender-vec` (`Sender::write`, acks the next tick).
+fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> {
+    use bitpack::sync::{Receiver, Sender};
+
+    fn senders<W: churn::World>(worlds: &[W], rounds: usize, buf: &mut [u8]) -> Result<(), bitpack::Error> {
+        for _ in 0..rounds {
+            let mut sender: Sender<W> = Sender::new();
+            let mut receiver: Receiver<W> = Receiver::new();
+            for world in worlds {
+                let used = black_box(sender.write(black_box(world), buf)?);
+                receiver.read(&buf[..used])?;
+                sender.ack(&receiver.acks());
+            }
+        }
+        Ok(())
+    }
+
+    let worlds = churn::generate(churn::TICKS);
+    let mut buf = vec![0u8; 1 << 16];
+    match name {
+        "whole" => {
+            for _ in 0..rounds {
+                for world in &worlds {
+                    black_box(bitpack::encode_into(black_box(world), &mut buf)?);
+                }
+            }
+            Ok(())
+        }
+        "sender-map" => senders(&worlds, rounds, &mut buf),
+        "sender-vec" => senders(&churn::as_vecs(&worlds), rounds, &mut buf),
+        _ => Err(bitpack::Error::new(bitpack::ErrorKind::InvalidDeclaration, 0)),
+    }
 }
 
 /// A horizontal bar chart of bytes per snapshot: each message alone, and

@@ -508,7 +508,10 @@ where
                 Step::Removed(..) => {}
                 Step::Both(_, now, _) if !item => {
                     if held.len() == per {
-                        prints.extend_from_slice(held);
+                        // A few words: a loop, not a call to `memcpy`.
+                        for print in held {
+                            prints.push(*print);
+                        }
                     } else {
                         prints.resize(start + per, 0);
                         now.group_prints(&mut prints[start..])?;
