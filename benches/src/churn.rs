@@ -258,10 +258,12 @@ fn span_saving_bits(now: &Entity, then: &Entity) -> i64 {
     // (range, bits of the steps, today's middle tier, the declared span's)
     let axes = [(dataset::POSITION_RANGE, 18, 10, 8), (dataset::VELOCITY_RANGE, 14, 8, 7)];
     for (index, (range, bits, today, declared)) in axes.iter().enumerate() {
-        let (now_axes, then_axes) = if index == 0 { (now.position, then.position) } else { (now.velocity, then.velocity) };
+        let (now_axes, then_axes) =
+            if index == 0 { (now.position, then.position) } else { (now.velocity, then.velocity) };
         for (a, b) in now_axes.iter().zip(&then_axes) {
             let difference = steps(*a, *range) - steps(*b, *range);
-            saved += i64::from(tier_bits(difference, *today, *bits)) - i64::from(tier_bits(difference, *declared, *bits));
+            saved += i64::from(tier_bits(difference, *today, *bits))
+                - i64::from(tier_bits(difference, *declared, *bits));
         }
     }
     let difference = steps(now.yaw, dataset::YAW_RANGE) - steps(then.yaw, dataset::YAW_RANGE);

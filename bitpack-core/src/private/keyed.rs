@@ -571,12 +571,12 @@ impl<K: Key, V> Build<K, V> for MapBuild<K, V> {
 }
 
 /// A sorted `Vec` built entry by entry; every value must carry its key.
-struct VecBuild<K, V> {
+struct VecBuild<V, F> {
     values: Vec<V>,
-    key: fn(&V) -> K,
+    key: F,
 }
 
-impl<K: Key, V: Clone> Build<K, V> for VecBuild<K, V> {
+impl<K: Key, V: Clone, F: Fn(&V) -> K> Build<K, V> for VecBuild<V, F> {
     #[inline(always)]
     fn kept(&mut self, _key: K, value: &V) {
         self.values.push(value.clone());
@@ -818,7 +818,7 @@ pub mod sorted_vec {
     pub use super::map::{max_bits, min_bits, schema};
 
     /// `Err(NotIncreasing)` unless the keys strictly increase.
-    fn check_sorted<K: Key, V>(values: &[V], key: fn(&V) -> K, at: usize) -> Result<(), Error> {
+    fn check_sorted<K: Key, V>(values: &[V], key: impl Fn(&V) -> K + Copy, at: usize) -> Result<(), Error> {
         if values.windows(2).all(|pair| key(&pair[0]) < key(&pair[1])) {
             Ok(())
         } else {
@@ -826,7 +826,10 @@ pub mod sorted_vec {
         }
     }
 
-    fn entries<K: Key, V>(values: &[V], key: fn(&V) -> K) -> impl Iterator<Item = (K, &V)> + Clone {
+    fn entries<K: Key, V>(
+        values: &[V],
+        key: impl Fn(&V) -> K + Copy,
+    ) -> impl Iterator<Item = (K, &V)> + Clone {
         values.iter().map(move |value| (key(value), value))
     }
 
@@ -836,7 +839,7 @@ pub mod sorted_vec {
         writer: &mut W,
         values: &[V],
         max_len: usize,
-        key: fn(&V) -> K,
+        key: impl Fn(&V) -> K + Copy,
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         check_sorted(values, key, writer.bits_written())?;
@@ -848,7 +851,7 @@ pub mod sorted_vec {
     pub fn read<K: Key, V: BitPack + Clone>(
         reader: &mut BitReader<'_>,
         max_len: usize,
-        key: fn(&V) -> K,
+        key: impl Fn(&V) -> K + Copy,
     ) -> Result<Vec<V>, Error> {
         Ok(read_whole(reader, max_len, VecBuild { values: Vec::new(), key })?.values)
     }
@@ -861,7 +864,7 @@ pub mod sorted_vec {
         baseline: &[V],
         max_len: usize,
         spawn: fn() -> V,
-        key: fn(&V) -> K,
+        key: impl Fn(&V) -> K + Copy,
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         check_sorted(now, key, writer.bits_written())?;
@@ -880,7 +883,7 @@ pub mod sorted_vec {
         baseline: &[V],
         max_len: usize,
         spawn: fn() -> V,
-        key: fn(&V) -> K,
+        key: impl Fn(&V) -> K + Copy,
     ) -> Result<Vec<V>, Error> {
         check_sorted(baseline, key, reader.bits_read())?;
         let build = VecBuild { values: Vec::with_capacity(baseline.len().min(max_len)), key };
@@ -893,7 +896,7 @@ pub mod sorted_vec {
         now: &[V],
         state: &mut Vec<V>,
         baseline: Option<&[V]>,
-        key: fn(&V) -> K,
+        key: impl Fn(&V) -> K + Copy,
         budget: &mut Budget,
     ) -> Result<(), Error> {
         let base_values = baseline.unwrap_or(&[]);
