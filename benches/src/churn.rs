@@ -42,7 +42,10 @@ pub fn spawn_baseline() -> Entity {
 /// One tick of the world with its entities in a `BTreeMap` by id.
 #[derive(BitPack, Clone, Debug, PartialEq)]
 pub struct MapWorld {
+    /// Coded against the baseline's tick (a few ticks on): 4 bits, not 32.
     #[change_group(clock)]
+    #[bits(min = 0, max = u32::MAX)]
+    #[bitpack(relative)]
     pub tick: u32,
     #[change_group]
     #[bitpack(max_len = MAX_ENTITIES, spawn = spawn_baseline)]
@@ -52,7 +55,10 @@ pub struct MapWorld {
 /// The same world with its entities in a `Vec` sorted by id.
 #[derive(BitPack, Clone, Debug, PartialEq)]
 pub struct VecWorld {
+    /// Coded against the baseline's tick (a few ticks on): 4 bits, not 32.
     #[change_group(clock)]
+    #[bits(min = 0, max = u32::MAX)]
+    #[bitpack(relative)]
     pub tick: u32,
     #[change_group]
     #[bitpack(max_len = MAX_ENTITIES, spawn = spawn_baseline)]

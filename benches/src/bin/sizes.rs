@@ -167,8 +167,16 @@ fn print_replication(options: &Options) -> Result<(), PeerError> {
     );
     println!("| changed/removed bits | {:.1} |", parts.kind_bytes);
     println!(
-        "| (keys of changed and removed entities as gaps in the baseline's order instead) | ({:.1}) |\n",
+        "| (keys of changed and removed entities as gaps in the baseline's order instead) | ({:.1}) |",
         parts.rank_gap_bytes
+    );
+    println!(
+        "| (instead, a bitmap over the baseline's entries and the new keys as gaps, with their count) | ({:.1}) |",
+        parts.bitmap_bytes
+    );
+    println!(
+        "| (saved if the motion floats' middle tier covered a declared span: 0.7, 0.5, 0.1 per tick) | (-{:.1}) |\n",
+        parts.span_saving_bytes
     );
     if options.quick {
         print_replication_times(&worlds, &vecs, options.rounds).map_err(fail)?;
