@@ -265,24 +265,14 @@ fn write_item<K: Key, V: ChangeGroups, W: BitWrite>(
     spawn: fn() -> V,
     spawned: &mut Option<V>,
 ) -> Result<usize, Error> {
-    write_key(writer, *previous, step.key())?;
-    *previous = Some(step.key());
-    let start = writer.bits_written();
-    match *step {
-        Step::Both(_, now, base) => {
-            writer.write_bool(false)?;
-            now.write_delta(base, writer)?;
-        }
-        Step::Removed(..) => writer.write_bool(true)?,
-        Step::New(_, now) => now.write_delta(spawned.get_or_insert_with(spawn), writer)?,
-    }
-    Ok(writer.bits_written() - start)
+    write_item_cached(writer, previous, step, spawn, spawned, &[], &mut [])
 }
 
 /// [`write_item`] for a sender that keeps group prints (`V::PRINTS` of
 /// them per entry): a changed or new entry's `write_delta_cached`, against
 /// the baseline entry's prints (`baseline_prints`, empty when not known),
-/// recording its own into `prints`.
+/// recording its own into `prints` (with neither, the bits of
+/// `write_delta`, every pass judging groups alike).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn write_item_cached<K: Key, V: ChangeGroups, W: BitWrite>(
