@@ -34,7 +34,7 @@ const PASSES: &[Pass] = &[
 /// already found while parsing).
 pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, syn::Error> {
     let adaptive = TypeAdaptive::new(&input.attrs, &input.body, &mut errors);
-    let mut planner = Planner::new(errors, adaptive, rules::RULES);
+    let mut planner = Planner::new(errors, adaptive, &[keyed::plan], rules::RULES);
     let body = match &input.body {
         Body::Struct(fields) => Some(ir::Body::Struct(planner.fields(fields))),
         Body::Enum(variants) => Some(ir::Body::Enum(

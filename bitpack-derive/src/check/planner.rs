@@ -22,6 +22,10 @@ use syn::Type;
 /// `used` records the attributes it took.
 pub type Rule = for<'a> fn(&mut Planner<'a>, &Slot<'a>, &mut Used) -> Option<Encoding<'a>>;
 
+/// A way to plan a whole field before the rules see its values (keyed
+/// collections): `Some` when it takes the field.
+pub type FieldRule = for<'a> fn(&mut Planner<'a>, &'a parse::Field<'a>) -> Option<Encoding<'a>>;
+
 /// A value to encode: its type, what that type is, and the attributes that reach it.
 pub struct Slot<'a> {
     pub ty: &'a Type,
@@ -48,11 +52,17 @@ pub struct Planner<'a> {
     /// The type's `adaptive`, and whether it reached an integer.
     pub adaptive: TypeAdaptive<'a>,
     rules: &'static [Rule],
+    field_rules: &'static [FieldRule],
 }
 
 impl<'a> Planner<'a> {
-    pub fn new(errors: Errors, adaptive: TypeAdaptive<'a>, rules: &'static [Rule]) -> Self {
-        Planner { errors, consts: Vec::new(), checks: Vec::new(), adaptive, rules }
+    pub fn new(
+        errors: Errors,
+        adaptive: TypeAdaptive<'a>,
+        field_rules: &'static [FieldRule],
+        rules: &'static [Rule],
+    ) -> Self {
+        Planner { errors, consts: Vec::new(), checks: Vec::new(), adaptive, rules, field_rules }
     }
 
     /// Plans a struct's or a variant's fields; every written field is an item.
@@ -81,8 +91,9 @@ impl<'a> Planner<'a> {
             }
             return None;
         }
-        if let Some(keyed) = crate::check::keyed::plan(self, field) {
-            return Some(keyed);
+        let field_rules = self.field_rules;
+        if let Some(encoding) = field_rules.iter().find_map(|rule| rule(self, field)) {
+            return Some(encoding);
         }
         let reach = Reach::of(attrs, &self.adaptive, &mut self.errors);
         let mut used = Used::default();
