@@ -66,7 +66,8 @@
 //!     ├── items.rs                the code of wire items, shared with change groups
 //!     ├── run.rs                  fused runs through RunWriter and RunReader
 //!     ├── change_groups.rs        the ChangeGroups impl
-//!     │   └── within.rs           what a Sender calls: the *_within methods, sent_state
+//!     │   ├── within.rs           what a Sender calls: the *_within methods, sent_state
+//!     │   └── cached.rs           what a Sender keeps: PRINTS, write_delta_cached, group_prints
 //!     ├── key_field.rs            the KeyField impl of #[bitpack(key)]
 //!     ├── sign_scope.rs           the SignScope impl of adaptive types
 //!     ├── checks.rs               constants, compile-time checks, max_bytes
