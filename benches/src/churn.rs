@@ -225,7 +225,12 @@ pub struct Breakdown {
     /// ones' against the spawn baseline.
     pub changed_bytes: f64,
     pub spawned_bytes: f64,
-    /// Bytes of the keys (adaptive gaps) and of the changed/removed bits.
+    /// Bytes that place the items as the wire does: the baseline's touched
+    /// entries as a list of rank gaps or a mark per entry (the fewer bits),
+    /// the new entries' count and their keys as gaps among themselves.
+    pub place_bytes: f64,
+    /// Bytes the keys took as adaptive gaps in one list of every item (the
+    /// wire before), and the changed/removed bits.
     pub key_bytes: f64,
     pub kind_bytes: f64,
     /// Bytes the keys of changed and removed entities would take as
@@ -291,6 +296,7 @@ pub fn breakdown(worlds: &[MapWorld]) -> Result<Breakdown, Error> {
         ids.dedup();
         let (mut previous, mut previous_rank) = (None, None);
         let mut previous_new = None;
+        let (mut list_bits, mut new_bits) = (11, 11 + 1);
         sum.bitmap_bytes += (then.len() + 11) as f64 / 8.0;
         for id in ids {
             let mut counter = BitCounter::new();
@@ -321,14 +327,17 @@ pub fn breakdown(worlds: &[MapWorld]) -> Result<Breakdown, Error> {
             if let Some(&rank) = ranks.get(&id) {
                 let gap = previous_rank.map_or(rank, |previous: u16| rank - previous - 1);
                 sum.rank_gap_bytes += adaptive_bits(gap, NonNegative)? as f64 / 8.0;
+                list_bits += adaptive_bits(u64::from(gap), NonNegative)?;
                 previous_rank = Some(rank);
             } else {
                 sum.rank_gap_bytes += adaptive_bits(gap, NonNegative)? as f64 / 8.0;
                 let gap = previous_new.map_or(id, |previous: u16| id - previous - 1);
                 sum.bitmap_bytes += adaptive_bits(gap, NonNegative)? as f64 / 8.0;
+                new_bits += adaptive_bits(gap, NonNegative)?;
                 previous_new = Some(id);
             }
         }
+        sum.place_bytes += (list_bits.min(then.len()) + new_bits) as f64 / 8.0;
     }
     let ticks = worlds.len().saturating_sub(1).max(1) as f64;
     Ok(Breakdown {
@@ -337,6 +346,7 @@ pub fn breakdown(worlds: &[MapWorld]) -> Result<Breakdown, Error> {
         despawned: sum.despawned / ticks,
         changed_bytes: sum.changed_bytes / ticks,
         spawned_bytes: sum.spawned_bytes / ticks,
+        place_bytes: sum.place_bytes / ticks,
         key_bytes: sum.key_bytes / ticks,
         kind_bytes: sum.kind_bytes / ticks,
         rank_gap_bytes: sum.rank_gap_bytes / ticks,

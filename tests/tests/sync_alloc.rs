@@ -43,9 +43,11 @@ fn session<W: ChangeGroups + Clone + PartialEq>(datagram: usize, form: fn(&World
         let whole = sender.sent(sender.next_sequence().wrapping_sub(1)).is_some_and(|sent| sent == &world);
         // A packet that carried everything records a clone of the world.
         // Otherwise, and on the receiver, the copy kept is the baseline's
-        // clone with the packet's entries put in: a B-tree built another
-        // way, a node more or less, and perhaps one split per new entry.
-        let copy = clone.allocations + SPAWNS + 2;
+        // clone with the packet's entries put in (its changed and removed
+        // entries, then the new ones): a B-tree built another way, a node
+        // more or less, and each new entry's insert may split a leaf and
+        // its parent.
+        let copy = clone.allocations + 2 * SPAWNS + 2;
         if whole {
             assert!(write.allocations <= clone.allocations, "tick {tick}: {write:?} vs {clone:?}");
         } else {

@@ -62,21 +62,39 @@ fn a_delta_carries_changed_new_and_removed_entries() -> Result<(), Error> {
     now.units.insert(ids[49] + 5, Unit::random(&mut rng, ids[49] + 5));
     now.units.insert(0, Unit::spawn());
     assert!(delta_round_trip(&now, &baseline).close_to(&now));
-    // Three items: the changed health alone, a bare removal, and a new
-    // unit against the spawn value (the new `Unit::spawn()` itself costs
-    // its four group flags only).
+    // The baseline's entries first: the changed health alone and a bare
+    // removal, each after its kind bit, placed by rank gaps (7, then 12
+    // entries skipped: fewer bits than a mark for each of the 50); then
+    // the two new units, keyed by gaps among themselves, against the spawn
+    // value (the new `Unit::spawn()` itself costs its four group flags).
     let mut counter = BitCounter::new();
     map::write_delta(&mut counter, &now.units, &baseline.units, 1024, Unit::spawn, None)?;
     let mut changed = BitCounter::new();
     now.units[&ids[7]].write_delta(&baseline.units[&ids[7]], &mut changed)?;
     let mut fresh = BitCounter::new();
     now.units[&(ids[49] + 5)].write_delta(&Unit::spawn(), &mut fresh)?;
+    let gap = |gap: u64| bitpack::adaptive::adaptive_bits(gap, bitpack::Signs::NonNegative).expect("bits");
     let key = |gap: u32| bitpack::adaptive::adaptive_bits(gap, bitpack::Signs::NonNegative).expect("bits");
-    let keys = key(0) + key(ids[7] - 1) + key(ids[20] - ids[7] - 1) + key(ids[49] + 5 - ids[20] - 1);
-    assert_eq!(
-        counter.bits_written(),
-        1 + 11 + keys + (1 + changed.bits_written()) + 1 + 4 + fresh.bits_written()
-    );
+    let listed = 11 + gap(7) + gap(12);
+    assert!(listed < 50);
+    let touched = listed + (1 + changed.bits_written()) + 1;
+    let new = 11 + key(0) + 4 + key(ids[49] + 5 - 1) + fresh.bits_written();
+    assert_eq!(counter.bits_written(), 1 + 1 + touched + new);
+    // With most entries touched, a mark each is fewer bits than the list.
+    let mut moved = baseline.clone();
+    for unit in moved.units.values_mut() {
+        unit.health -= 1;
+    }
+    let mut counter = BitCounter::new();
+    map::write_delta(&mut counter, &moved.units, &baseline.units, 1024, Unit::spawn, None)?;
+    let mut entries = 0;
+    for (id, unit) in &moved.units {
+        let mut bits = BitCounter::new();
+        unit.write_delta(&baseline.units[id], &mut bits)?;
+        entries += 1 + 1 + bits.bits_written();
+    }
+    assert_eq!(counter.bits_written(), 1 + 1 + entries + 11);
+    assert!(delta_round_trip(&moved, &baseline).close_to(&moved));
     Ok(())
 }
 

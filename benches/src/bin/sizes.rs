@@ -162,16 +162,17 @@ fn print_replication(options: &Options) -> Result<(), PeerError> {
         parts.spawned, parts.spawned_bytes
     );
     println!(
-        "| keys, as adaptive gaps ({:.1} despawned entities included) | {:.1} |",
-        parts.despawned, parts.key_bytes
+        "| places: the touched entries of the baseline ({:.1} despawned included) as marks or rank gaps, the new keys as gaps | {:.1} |",
+        parts.despawned, parts.place_bytes
     );
     println!("| changed/removed bits | {:.1} |", parts.kind_bytes);
+    println!("| (every key as a gap in one list, the wire before) | ({:.1}) |", parts.key_bytes);
     println!(
-        "| (keys of changed and removed entities as gaps in the baseline's order instead) | ({:.1}) |",
+        "| (the baseline's entries always as rank gaps, the new keys as gaps in that list) | ({:.1}) |",
         parts.rank_gap_bytes
     );
     println!(
-        "| (instead, a bitmap over the baseline's entries and the new keys as gaps, with their count) | ({:.1}) |",
+        "| (the baseline's entries always as marks, the new keys apart) | ({:.1}) |",
         parts.bitmap_bytes
     );
     println!(

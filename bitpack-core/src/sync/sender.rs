@@ -255,9 +255,15 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     priority: &mut impl FnMut(&W, Entry) -> f32,
 ) -> Result<(usize, W), Error> {
     budget.begin(Pass::Measure);
+    write_packet(header, world, baseline, &mut BitCounter::new(), budget)?;
+    // The packet without any entry, measured: how a keyed collection places
+    // its entries (marks or gaps) depends on which it carries.
+    budget.select_none();
+    budget.begin(Pass::Apply);
     let mut counter = BitCounter::new();
     write_packet(header, world, baseline, &mut counter, budget)?;
-    let fixed = counter.bits_written().saturating_sub(budget.all_candidate_bits());
+    budget.check_complete()?;
+    let fixed = counter.bits_written();
     let room = buf.len().saturating_mul(8);
     if fixed > room {
         return Err(Error::new(ErrorKind::BufferFull, room));
