@@ -363,3 +363,74 @@ fn cached_deltas_write_the_same_bits_and_record_the_prints() -> Result<(), Error
     }
     Ok(())
 }
+
+/// A delta written by hand against `baseline` (three units): the flag, the
+/// list form, then what `rest` writes.
+fn hand_delta(rest: impl FnOnce(&mut BitWriter<'_>)) -> Vec<u8> {
+    let mut buf = vec![0u8; 256];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bool(true).expect("changed");
+    writer.write_bool(false).expect("a list of rank gaps");
+    rest(&mut writer);
+    let used = writer.finish().expect("fits");
+    buf.truncate(used);
+    buf
+}
+
+#[test]
+fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
+    let baseline: BTreeMap<u32, Unit> =
+        [3, 8, 9].map(|id| (id, Unit { id, ..Unit::spawn() })).into_iter().collect();
+    let sorted: Vec<Unit> = baseline.values().cloned().collect();
+    let gap = |writer: &mut BitWriter<'_>, gap: u64| {
+        bitpack::adaptive::write_adaptive(writer, gap, bitpack::Signs::NonNegative).expect("gap")
+    };
+    let removed = |writer: &mut BitWriter<'_>| writer.write_bool(true).expect("removed");
+    // More listed entries than the baseline holds.
+    let over = hand_delta(|writer| {
+        writer.write_int(4, 0, 1024).expect("count");
+        for _ in 0..4 {
+            gap(writer, 0);
+            removed(writer);
+        }
+        writer.write_int(0, 0, 1024).expect("no new entry");
+    });
+    // A rank past the baseline's last entry: 2 entries skipped after rank 1.
+    let past = hand_delta(|writer| {
+        writer.write_int(2, 0, 1024).expect("count");
+        gap(writer, 1);
+        removed(writer);
+        gap(writer, 2);
+        removed(writer);
+        writer.write_int(0, 0, 1024).expect("no new entry");
+    });
+    // A new entry under a key the baseline holds.
+    let held = hand_delta(|writer| {
+        writer.write_int(0, 0, 1024).expect("no entry listed");
+        writer.write_int(1, 0, 1024).expect("one new entry");
+        bitpack::adaptive::write_adaptive(writer, 8u32, bitpack::Signs::NonNegative).expect("key");
+        baseline[&8].write_delta(&Unit::spawn(), writer).expect("value");
+    });
+    for (bytes, kind) in
+        [(over, ErrorKind::TooLong), (past, ErrorKind::OutOfRange), (held, ErrorKind::NonCanonical)]
+    {
+        let mut reader = BitReader::new(&bytes);
+        let error = map::read_delta(&mut reader, &baseline, 1024, Unit::spawn).unwrap_err();
+        assert_eq!((error.kind(), reader.bits_read()), (kind, 0));
+        let mut reader = BitReader::new(&bytes);
+        let error = sorted_vec::read_delta(&mut reader, &sorted, 1024, Unit::spawn, KEY).unwrap_err();
+        assert_eq!((error.kind(), reader.bits_read()), (kind, 0));
+    }
+    // The same shapes within the baseline read back.
+    let within = hand_delta(|writer| {
+        writer.write_int(2, 0, 1024).expect("count");
+        gap(writer, 1);
+        removed(writer);
+        gap(writer, 0);
+        removed(writer);
+        writer.write_int(0, 0, 1024).expect("no new entry");
+    });
+    let back = map::read_delta(&mut BitReader::new(&within), &baseline, 1024, Unit::spawn)?;
+    assert_eq!(back.keys().copied().collect::<Vec<_>>(), [3]);
+    Ok(())
+}
