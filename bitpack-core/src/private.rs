@@ -8,9 +8,9 @@ pub use crate::change::{BitFingerprint, ChangeGroups, GroupRecord, GroupTracker}
 pub use crate::error::{Error, ErrorKind};
 pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
+use crate::write as sinks;
 pub use crate::write::BitWrite;
 use crate::write::sink::Reserve;
-use crate::write::{self as sinks, Nul};
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
@@ -41,7 +41,7 @@ pub use ranged::*;
 pub use rotation::*;
 pub use run::*;
 
-use crate::bits::bit_length_u128;
+use crate::bits::{Nul, bit_length_u128};
 use crate::quantize::{MAX_STEPS, MAX_STEPS_F64, Quantizer, Quantizer64};
 
 /// Saturating sum of bit counts (a `MAX_BITS` never overflows to a lie).

@@ -5,7 +5,9 @@
 //! [`crate::BitCounter`]) implement only the raw pushes, so what is written
 //! and what is counted cannot drift apart, and both refuse the same values.
 
-use crate::bits::{bit_length_u128, bits_required, bits_required64, bits_required128};
+use crate::bits::{
+    Nul, align_padding, bit_length_u128, bits_required, bits_required64, bits_required128, has_nul,
+};
 use crate::error::{Error, ErrorKind};
 use crate::quantize::{Quantizer, Quantizer64};
 use crate::relative::{
@@ -133,28 +135,6 @@ pub(crate) mod sink {
 }
 
 use sink::{BitSink, Reserve};
-
-/// Whether `bytes` holds a NUL, eight bytes at a time: the early-exit byte
-/// loop `contains` compiles to was about half the cost of counting an object.
-#[inline(always)]
-pub(crate) fn has_nul(bytes: &[u8]) -> bool {
-    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-    let (words, rest) = bytes.as_chunks::<8>();
-    let mut found = false;
-    for word in words {
-        let word = u64::from_le_bytes(*word);
-        // Nonzero exactly when some byte of `word` is zero.
-        found |= word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS != 0;
-    }
-    rest.iter().fold(found, |found, &byte| found | (byte == 0))
-}
-
-/// Bits of zero padding from `position` to the next byte boundary.
-#[inline(always)]
-pub(crate) const fn align_padding(position: usize) -> u32 {
-    ((8 - (position & 7)) & 7) as u32
-}
 
 /// `bits` more bits, or `None` when that overflows `usize`.
 #[inline(always)]
@@ -485,15 +465,6 @@ pub trait BitWrite: BitSink + Reserve {
 
 impl<S: BitSink + Reserve + ?Sized> BitWrite for S {}
 
-/// Whether a string may hold NUL bytes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Nul {
-    /// The reference's strings: a C++ reader would cut the text at a NUL.
-    Refused,
-    /// Derived `String` fields, read only by bitpack: NUL is a byte.
-    Allowed,
-}
-
 /// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
 /// bytes; a NUL refused or not.
 #[inline(always)]
@@ -564,24 +535,5 @@ fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {
     } else {
         sink.push(value as u64, 64);
         sink.push((value >> 64) as u64, bits - 64);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::has_nul;
-
-    #[test]
-    fn has_nul_finds_a_zero_at_every_position() {
-        for len in 0..40 {
-            let mut bytes = [0x80u8; 40];
-            assert!(!has_nul(&bytes[..len]), "no NUL in {len} bytes");
-            for at in 0..len {
-                bytes[at] = 0;
-                assert!(has_nul(&bytes[..len]), "NUL at {at} of {len}");
-                bytes[at] = if at % 2 == 0 { 0x01 } else { 0xFF };
-            }
-            assert!(!has_nul(&bytes[..len]), "0x01 and 0xFF are not NUL");
-        }
     }
 }
