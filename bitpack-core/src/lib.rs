@@ -15,7 +15,6 @@ pub mod adaptive;
 mod bits;
 pub mod change;
 mod codec;
-mod counter;
 mod error;
 mod impls;
 #[cfg(feature = "glam")]
@@ -33,13 +32,13 @@ mod private;
 mod quantize;
 mod reader;
 mod relative;
+mod sink;
 pub mod smallest_three;
 #[cfg(feature = "alloc")]
 pub mod sync;
 #[doc(hidden)]
 pub mod with;
 mod write;
-mod writer;
 
 pub use adaptive::{AdaptiveInt, SignScope, Signs};
 pub use bits::{
@@ -50,10 +49,10 @@ pub use change::{ChangeGroups, SnapshotRing};
 #[cfg(feature = "alloc")]
 pub use codec::encode;
 pub use codec::{decode, decode_with_limit, encode_into, measure};
-pub use counter::BitCounter;
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;
 pub use reader::BitReader;
 pub use relative::RelativeInt;
+pub use sink::counter::BitCounter;
+pub use sink::writer::BitWriter;
 pub use write::BitWrite;
-pub use writer::BitWriter;

@@ -8,9 +8,9 @@ pub use crate::change::{BitFingerprint, ChangeGroups, GroupRecord, GroupTracker}
 pub use crate::error::{Error, ErrorKind};
 pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
+use crate::sink::Reserve;
 use crate::write as sinks;
 pub use crate::write::BitWrite;
-use crate::write::sink::Reserve;
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
