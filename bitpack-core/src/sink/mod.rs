@@ -36,8 +36,9 @@ pub trait BitSink {
 /// Room for many writes checked at once: what a derived `write_to` asks
 /// for its whole `MAX_BITS` before writing its fields.
 pub trait Reserve {
-    /// The sink with the room already checked.
-    type Reserved<'s>: crate::write::BitWrite
+    /// The sink with the room already checked: a sink that reserves in
+    /// turn, and so a [`crate::BitWrite`] (every `BitSink + Reserve` is one).
+    type Reserved<'s>: BitSink + Reserve
     where
         Self: 's;
 
