@@ -10,7 +10,7 @@ pub use crate::pack::BitPack;
 pub use crate::reader::BitReader;
 use crate::sink::Reserve;
 use crate::write as sinks;
-pub use crate::write::BitWrite;
+pub use crate::write::{BitWrite, write_atomic};
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
@@ -384,31 +384,6 @@ fn read_array_twice<T, const N: usize>(
     Ok(core::array::from_fn(|_| {
         read_element(reader).expect("the first pass read these same bits with this same budget")
     }))
-}
-
-/// Runs `write` as one write of a value: on `Err` the writer is put back
-/// exactly as it was (its position, and the bits it held), so what follows
-/// is written where the value would have started. One saved state, a few
-/// words, put back on the cold path.
-///
-/// Generated code: the body of `write_to` (and of `write_changes`,
-/// `write_delta`) as `#p::write_atomic(__writer, |__writer| { BODY })`.
-#[inline(always)]
-pub fn write_atomic<W: BitWrite + ?Sized, R>(
-    writer: &mut W,
-    write: impl FnOnce(&mut W) -> Result<R, Error>,
-) -> Result<R, Error> {
-    let start = writer.checkpoint();
-    let result = write(writer);
-    if result.is_err() {
-        rewind_writer(writer, start);
-    }
-    result
-}
-
-#[cold]
-fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
-    writer.rewind(start);
 }
 
 /// Runs `read` as one read of a value: on `Err` the reader is put back

@@ -346,6 +346,31 @@ pub trait BitWrite: BitSink + Reserve {
 
 impl<S: BitSink + Reserve + ?Sized> BitWrite for S {}
 
+/// Runs `write` as one write of a value: on `Err` the writer is put back
+/// exactly as it was (its position, and the bits it held), so what follows
+/// is written where the value would have started. One saved state, a few
+/// words, put back on the cold path.
+///
+/// Generated code: the body of `write_to` (and of `write_changes`,
+/// `write_delta`) as `#p::write_atomic(__writer, |__writer| { BODY })`.
+#[inline(always)]
+pub fn write_atomic<W: BitWrite + ?Sized, R>(
+    writer: &mut W,
+    write: impl FnOnce(&mut W) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let start = writer.checkpoint();
+    let result = write(writer);
+    if result.is_err() {
+        rewind_writer(writer, start);
+    }
+    result
+}
+
+#[cold]
+fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
+    writer.rewind(start);
+}
+
 /// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
 /// bytes; a NUL refused or not.
 #[inline(always)]

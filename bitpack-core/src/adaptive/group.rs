@@ -7,7 +7,7 @@ use super::value::{
 };
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
-use crate::write::BitWrite;
+use crate::write::{BitWrite, write_atomic};
 
 /// How a group is best sent, computed exactly: `(shared, width, bits)`
 /// where `bits` excludes the mode bit.
@@ -53,7 +53,7 @@ pub fn write_adaptive_group<T: AdaptiveInt, W: BitWrite>(
         return Ok(());
     }
     let (shared, width, _) = plan_group(writer, values, signs)?;
-    crate::private::write_atomic(writer, |writer| write_group(writer, values, signs, shared, width))
+    write_atomic(writer, |writer| write_group(writer, values, signs, shared, width))
 }
 
 /// Writes a planned group: its mode bit, then its values in that form.

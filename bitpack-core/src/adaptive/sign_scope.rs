@@ -4,7 +4,7 @@ use super::int::{AdaptiveInt, Signs};
 use super::value::atomically;
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
-use crate::write::BitWrite;
+use crate::write::{BitWrite, write_atomic};
 
 /// Whether any signed value of a group is negative: a pre-pass helper.
 ///
@@ -74,7 +74,7 @@ pub trait SignScope: Sized {
 /// [`SignScope`] for an example.
 #[inline]
 pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Result<(), Error> {
-    crate::private::write_atomic(writer, |writer| {
+    write_atomic(writer, |writer| {
         let signs = if T::HAS_SIGNED {
             let signs = Signs::for_any_negative(value.any_negative());
             signs.write(writer)?;

@@ -3,7 +3,7 @@
 use super::int::{AdaptiveInt, Signs};
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
-use crate::write::{BitWrite, write_wide_bits};
+use crate::write::{BitWrite, write_atomic, write_wide_bits};
 
 /// Number of significant bits of `value` (0 for 0).
 #[inline(always)]
@@ -143,7 +143,7 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
     signs: Signs,
 ) -> Result<(), Error> {
     let magnitude = magnitude_of(writer, value, signs)?;
-    crate::private::write_atomic(writer, |writer| write_magnitude::<T, W>(writer, magnitude))
+    write_atomic(writer, |writer| write_magnitude::<T, W>(writer, magnitude))
 }
 
 /// Reads one adaptive integer written by [`write_adaptive`] under the same

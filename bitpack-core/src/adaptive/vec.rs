@@ -4,7 +4,7 @@ use super::group::{adaptive_group_max_bits, write_adaptive_group};
 use super::int::{AdaptiveInt, Signs};
 use super::value::{bit_length, write_wide};
 use crate::error::{Error, ErrorKind};
-use crate::write::BitWrite;
+use crate::write::{BitWrite, write_atomic};
 #[cfg(feature = "alloc")]
 use {
     super::group::read_group_values,
@@ -40,7 +40,7 @@ pub fn write_adaptive_vec<T: AdaptiveInt, W: BitWrite>(
     if values.len() > max_len {
         return Err(Error::new(ErrorKind::TooLong, writer.bits_written()));
     }
-    crate::private::write_atomic(writer, |writer| {
+    write_atomic(writer, |writer| {
         write_wide(writer, values.len() as u128, count_bits(max_len))?;
         write_adaptive_group(writer, values, signs)
     })
