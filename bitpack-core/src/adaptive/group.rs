@@ -7,6 +7,7 @@ use super::value::{
 };
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
+use crate::sink::counter::BitCounter;
 use crate::write::{BitWrite, write_atomic};
 
 /// How a group is best sent, computed exactly: `(shared, width, bits)`
@@ -91,7 +92,7 @@ pub fn adaptive_group_bits<T: AdaptiveInt>(values: &[T], signs: Signs) -> Result
     if values.is_empty() {
         return Ok(0);
     }
-    let (_, _, bits) = plan_group(&crate::BitCounter::new(), values, signs)?;
+    let (_, _, bits) = plan_group(&BitCounter::new(), values, signs)?;
     Ok(bits.saturating_add(1))
 }
 
