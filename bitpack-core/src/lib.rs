@@ -13,6 +13,8 @@ extern crate std;
 
 pub mod adaptive;
 mod bits;
+#[cfg(feature = "alloc")]
+mod boxed;
 pub mod change;
 mod codec;
 mod error;
