@@ -26,11 +26,10 @@ mod impls_mint;
 mod impls_std;
 mod pack;
 #[doc(hidden)]
-pub mod __private {
-    //! The runtime behind `#[derive(BitPack)]`; not public API.
-    pub use crate::private::*;
-}
-mod private;
+#[path = "private/mod.rs"]
+pub mod __private;
+/// The crate's own name for [`__private`].
+use __private as private;
 mod quantize;
 mod reader;
 mod relative;
