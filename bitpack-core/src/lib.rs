@@ -11,6 +11,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
 pub mod adaptive;
 mod bits;
 #[cfg(feature = "alloc")]
@@ -25,9 +28,6 @@ mod impls_glam;
 mod impls_mint;
 mod impls_std;
 mod pack;
-#[doc(hidden)]
-#[path = "private/mod.rs"]
-pub mod __private;
 /// The crate's own name for [`__private`].
 use __private as private;
 mod quantize;
