@@ -4,7 +4,9 @@
 //! public API can stay small and change freely behind it.
 
 // Every name below is listed by who calls it (no globs), so that what the
-// derive relies on is in one place. The derive names them in
+// derive relies on is in one place; `uses.rs` (a test) calls each name
+// generated code calls, the way the derive emits it, so that renaming one
+// fails the core's own tests. The derive names them in
 // `bitpack-derive/src/expand/runtime.rs` (per integer and float type) and in
 // its `quote!`s (`#p::...`).
 
@@ -91,6 +93,8 @@ mod collections;
 mod ranged;
 mod rotation;
 mod run;
+#[cfg(all(test, feature = "alloc"))]
+mod uses;
 
 use crate::sink::Reserve;
 use crate::write as sinks;
