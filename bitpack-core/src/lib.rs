@@ -35,8 +35,7 @@
 //! │   ├── mod.rs            the wire format; the public names
 //! │   ├── int.rs            AdaptiveInt, and the sign mode Signs
 //! │   ├── value.rs          one value
-//! │   ├── group.rs          values sharing one length
-//! │   ├── vec.rs            Vecs: a length, then a group
+//! │   ├── group.rs          values sharing one length: arrays, and Vecs after their length
 //! │   ├── sign_scope.rs     SignScope: one sign bit for a whole message
 //! │   └── fixed.rs          floats without a range, as fixed point
 //! ├── pack.rs               BitPack: a type that knows its wire layout

@@ -78,16 +78,17 @@ mod group;
 mod int;
 mod sign_scope;
 mod value;
-mod vec;
 
 pub use fixed::{
     FIXED_F32_MAX_STEPS, FIXED_MAX_STEPS, fixed_point, fixed_point_is_negative, read_fixed, read_fixed_f32,
     write_fixed, write_fixed_f32,
 };
-pub use group::{adaptive_group_bits, adaptive_group_max_bits, read_adaptive_group, write_adaptive_group};
+#[cfg(feature = "alloc")]
+pub use group::read_adaptive_vec;
+pub use group::{
+    adaptive_group_bits, adaptive_group_max_bits, adaptive_vec_max_bits, read_adaptive_group,
+    write_adaptive_group, write_adaptive_vec,
+};
 pub use int::{AdaptiveInt, Signs};
 pub use sign_scope::{SignScope, any_negative, read_scope, write_scope};
 pub use value::{adaptive_bits, read_adaptive, write_adaptive};
-#[cfg(feature = "alloc")]
-pub use vec::read_adaptive_vec;
-pub use vec::{adaptive_vec_max_bits, write_adaptive_vec};
