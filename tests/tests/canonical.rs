@@ -257,7 +257,6 @@ struct Unit {
 }
 
 #[test]
-#[ignore = "needs derive change: read_delta calls __private::delta_group_sent after a sent group"]
 fn a_derived_delta_group_sent_equal_to_its_baseline_is_refused() {
     use bitpack::ChangeGroups;
     let baseline = Unit { health: 40 };

@@ -172,14 +172,12 @@ struct Derived {
 }
 
 #[test]
-#[ignore = "needs derive change: write_to's body inside __private::write_atomic"]
 fn a_failed_derived_write_changes_nothing() {
     let (bytes, after_failure) = marker_around(|writer| Derived { a: 0xDEAD_BEEF, b: 9 }.write_to(writer));
     assert_eq!((bytes, after_failure), (vec![0b11101u8], 3));
 }
 
 #[test]
-#[ignore = "needs derive change: read_from's body inside __private::read_atomic"]
 fn a_failed_derived_read_leaves_the_reader() {
     let mut buf = [0u8; 8];
     let mut writer = BitWriter::new(&mut buf);
@@ -229,7 +227,6 @@ struct Tracked {
 }
 
 #[test]
-#[ignore = "needs derive change: read_delta's body inside __private::read_atomic"]
 fn a_failed_derived_read_delta_leaves_the_reader() {
     use bitpack::ChangeGroups;
     let baseline = Tracked { a: 1, b: 2 };

@@ -45,6 +45,8 @@ pub struct Names {
     pub latest: Ident,
     pub changes: Ident,
     pub nested: Ident,
+    /// The bit a delta group's flag is read at.
+    pub flag: Ident,
 }
 
 fn local(name: &str) -> Ident {
@@ -74,6 +76,7 @@ impl Names {
             latest: local("__latest"),
             changes: local("__changes"),
             nested: local("__nested"),
+            flag: local("__flag"),
         }
     }
 
