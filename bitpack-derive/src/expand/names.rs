@@ -96,15 +96,6 @@ impl Names {
         format_ident!("__value{}", index)
     }
 
-    /// A `Vec`'s length and elements while it is read.
-    pub fn len(&self, depth: usize) -> Ident {
-        format_ident!("__len{}", depth)
-    }
-
-    pub fn elements(&self, depth: usize) -> Ident {
-        format_ident!("__elements{}", depth)
-    }
-
     /// The `index`th scalar read out of a run.
     pub fn leaf(&self, index: usize) -> Ident {
         format_ident!("__leaf{}", index)

@@ -34,19 +34,13 @@ impl Codec for Sequence<'_> {
         }
     }
 
+    /// Through `read_vec`: the length refused unless its elements can be in
+    /// the input, then `len * size_of::<T>()` claimed from the budget.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
-        let (len, items) = (names.len(depth), names.elements(depth));
         let element = codec(&self.element);
         let (min_element_bits, read_element) = (element.min_bits(names), element.read(names, depth + 1));
-        quote! {{
-            let #len = #p::read_len(#reader, #max_len, #min_element_bits)?;
-            let mut #items = #p::Vec::with_capacity(#len);
-            for _ in 0..#len {
-                #p::Vec::push(&mut #items, #read_element);
-            }
-            #items
-        }}
+        quote!(#p::read_vec(#reader, #max_len, #min_element_bits, |#reader| #p::Ok(#read_element))?)
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {
@@ -124,9 +118,25 @@ impl Codec for Boxed<'_> {
         codec(&self.inner).write(names, &access.unboxed(), depth)
     }
 
+    /// On the heap, its size claimed from the budget first: an array element
+    /// by element (`read_boxed_array`, never on the stack whole), a type
+    /// through its own `read_boxed`, anything else read then moved in.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
-        let (p, read_inner) = (&names.runtime, codec(&self.inner).read(names, depth));
-        quote!(#p::Box::new(#read_inner))
+        let (p, reader) = (&names.runtime, &names.reader);
+        match &*self.inner {
+            Encoding::Array(array) => {
+                let read_element = codec(&array.element).read(names, depth + 1);
+                quote!(#p::read_boxed_array(#reader, |#reader| #p::Ok(#read_element))?)
+            }
+            Encoding::Nested(nested) => {
+                let ty = nested.ty;
+                quote_spanned!(ty.span()=> <#ty as #p::BitPack>::read_boxed(#reader)?)
+            }
+            inner => {
+                let read_inner = codec(inner).read(names, depth);
+                quote!(#p::read_box(#reader, |#reader| #p::Ok(#read_inner))?)
+            }
+        }
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {
