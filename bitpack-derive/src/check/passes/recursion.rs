@@ -59,3 +59,25 @@ fn holds_itself<'t>(ty: &'t Type, name: &Ident) -> Option<&'t Type> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::holds_itself;
+    use syn::{Ident, Type, parse_str};
+
+    fn holds(ty: &str) -> bool {
+        let ty: Type = parse_str(ty).expect("a type");
+        holds_itself(&ty, &Ident::new("Tree", proc_macro2::Span::call_site())).is_some()
+    }
+
+    #[test]
+    fn the_type_by_name_or_self_and_through_shared_pointers() {
+        for ty in ["Tree", "Self", "(Tree)", "Tree<u8>", "Rc<Tree>", "std::sync::Arc<Self>", "Rc<Arc<Tree>>"] {
+            assert!(holds(ty), "{ty}");
+        }
+        // Another module's `Tree`, and types that do not read a `Tree`.
+        for ty in ["other::Tree", "PhantomData<Tree>", "Forest", "Rc<Forest>", "u8"] {
+            assert!(!holds(ty), "{ty}");
+        }
+    }
+}
