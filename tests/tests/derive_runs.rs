@@ -6,7 +6,7 @@
 //! when a value is refused or the buffer is short, the same error at the
 //! same bit with the writer or reader left where it started.
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error, __private};
+use bitpack::{__private, BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
 use proptest::prelude::*;
 
 /// Every kind of leaf, runs longer than 64 bits (several pushes), a 64-bit

@@ -72,7 +72,8 @@ mod tests {
 
     #[test]
     fn the_type_by_name_or_self_and_through_shared_pointers() {
-        for ty in ["Tree", "Self", "(Tree)", "Tree<u8>", "Rc<Tree>", "std::sync::Arc<Self>", "Rc<Arc<Tree>>"] {
+        for ty in ["Tree", "Self", "(Tree)", "Tree<u8>", "Rc<Tree>", "std::sync::Arc<Self>", "Rc<Arc<Tree>>"]
+        {
             assert!(holds(ty), "{ty}");
         }
         // Another module's `Tree`, and types that do not read a `Tree`.

@@ -118,7 +118,9 @@ fn check_literals<F: Declared>(planner: &mut Planner<'_>, quantize: &Quantize) {
                 .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
         } else if !(max - min).is_finite() {
             let name = F::NAME;
-            planner.errors.spanned(&quantize.max.expr, format!("`max - min` overflows {name}; narrow the range"));
+            planner
+                .errors
+                .spanned(&quantize.max.expr, format!("`max - min` overflows {name}; narrow the range"));
         } else if let Some(res) = res
             && res > F::ZERO
             && let Some(problem) = F::problem(min, max, res)
