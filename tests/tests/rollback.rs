@@ -420,3 +420,97 @@ fn keyed_collection_writes_fail_whole() {
     let (entry, base) = (&now[&5], &baseline[&5]);
     assert_eq!(marker_around(|writer| entry.write_delta(base, writer)), expected);
 }
+
+#[derive(bitpack::BitPack, Debug, Clone, PartialEq)]
+enum Order {
+    Stop,
+    Move {
+        #[bits(min = 0, max = 1000)]
+        distance: u16,
+        #[bits(min = 0, max = 5)]
+        speed: u8,
+    },
+}
+
+/// A nested value, a `Vec`, a `String`, an `Option` and an enum, each able
+/// to fail after the fields before it were written.
+#[derive(bitpack::BitPack, Debug, Clone, PartialEq)]
+struct Squad {
+    leader: Derived,
+    #[bits(min = 0, max = 5)]
+    #[bitpack(max_len = 4)]
+    levels: Vec<u8>,
+    #[bitpack(max_len = 4)]
+    name: String,
+    order: Option<Order>,
+}
+
+fn squad() -> Squad {
+    Squad {
+        leader: Derived { a: 1, b: 2 },
+        levels: vec![1, 2],
+        name: "ab".into(),
+        order: Some(Order::Move { distance: 10, speed: 3 }),
+    }
+}
+
+#[test]
+fn every_derived_body_fails_whole() {
+    let expected = (vec![0b11101u8], 3);
+    let failing = [
+        Squad { levels: vec![1, 2, 9], ..squad() },
+        Squad { name: "too long".into(), ..squad() },
+        Squad { order: Some(Order::Move { distance: 10, speed: 9 }), ..squad() },
+        Squad { order: Some(Order::Move { distance: 1001, speed: 0 }), ..squad() },
+    ];
+    for squad in &failing {
+        assert_eq!(marker_around(|writer| squad.write_to(writer)), expected, "{squad:?}");
+        let mut counter = BitCounter::new();
+        assert!(squad.write_to(&mut counter).is_err());
+        assert_eq!(counter.bits_written(), 0);
+    }
+    // Every cut of a good one fails to read, leaving the reader where it started.
+    let bytes = bitpack::encode(&squad()).unwrap();
+    for len in 0..bytes.len() {
+        let mut reader = BitReader::new(&bytes[..len]);
+        assert!(Squad::read_from(&mut reader).is_err(), "{len} bytes");
+        assert_eq!((reader.bits_read(), reader.allocation_left()), (0, BitReader::default_limit(len)));
+    }
+    // An enum whose field is out of range once its tag was read.
+    let mut buf = [0u8; 4];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bool(true).unwrap();
+    writer.write_int(1000, 0, 1000).unwrap();
+    writer.write_bits(7, 3).unwrap();
+    let used = writer.finish().unwrap();
+    assert_eq!(failed_read::<Order>(&buf[..used]), (ErrorKind::OutOfRange, 0));
+}
+
+#[test]
+fn failed_derived_change_writes_and_reads_leave_the_stream() {
+    use bitpack::ChangeGroups;
+    // Group b refused after group a's flag and data were written.
+    let value = Tracked { a: 7, b: 9 };
+    let (mut confirmed, mut latest) = (Default::default(), Default::default());
+    assert_eq!(
+        marker_around(|writer| value.write_changes(writer, &confirmed, &mut latest)),
+        (vec![0b11101], 3)
+    );
+    // The same bits as a delta's, read as changes: group b's 7 is out of range.
+    let mut buf = [0u8; 8];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bool(true).unwrap();
+    writer.write_u32(5).unwrap();
+    writer.write_bool(true).unwrap();
+    writer.write_bits(7, 3).unwrap();
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    assert_eq!(Tracked::decode_changes(&mut reader).unwrap_err().kind(), ErrorKind::OutOfRange);
+    assert_eq!(reader.bits_read(), 0);
+    // A good value still writes its changes afterwards.
+    let good = Tracked { a: 7, b: 5 };
+    confirmed = latest.clone();
+    let mut counter = BitCounter::new();
+    good.write_changes(&mut counter, &confirmed, &mut latest).unwrap();
+    assert!(counter.bits_written() > 0);
+}
