@@ -243,17 +243,33 @@ fn a_failed_derived_read_delta_leaves_the_reader() {
     assert_eq!(reader.bits_read(), 0);
 }
 
-/// Bytes holding `GOOD` twice, then a `Partial` whose `b` is out of range:
-/// a third value that fails after 32 bits.
-fn good_good_bad() -> Vec<u8> {
-    let mut buf = [0u8; 16];
+/// The bytes `write` writes.
+fn bytes_of(write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>) -> Vec<u8> {
+    let mut buf = [0u8; 64];
     let mut writer = BitWriter::new(&mut buf);
-    GOOD.write_to(&mut writer).unwrap();
-    GOOD.write_to(&mut writer).unwrap();
-    writer.write_u32(1).unwrap();
-    writer.write_bits(7, 3).unwrap();
+    write(&mut writer).unwrap();
     let used = writer.finish().unwrap();
     buf[..used].to_vec()
+}
+
+/// `GOOD` twice, then a `Partial` whose `b` is out of range: a third value
+/// that fails after 32 bits.
+fn good_good_bad(writer: &mut BitWriter<'_>) -> Result<(), Error> {
+    GOOD.write_to(writer)?;
+    GOOD.write_to(writer)?;
+    writer.write_u32(1)?;
+    writer.write_bits(7, 3)
+}
+
+/// What a failed read from `bytes`, under a budget of 1000 bytes, left: the
+/// error, the reader's position and the budget.
+fn failed_within_budget(
+    bytes: &[u8],
+    read: impl FnOnce(&mut BitReader<'_>) -> Result<(), Error>,
+) -> (ErrorKind, usize, usize) {
+    let mut reader = BitReader::with_limit(bytes, 1000);
+    let error = read(&mut reader).unwrap_err();
+    (error.kind(), reader.bits_read(), reader.allocation_left())
 }
 
 /// What a failed read of `T` from `bytes` left: the error and the reader's position.
@@ -272,7 +288,7 @@ fn glam_and_mint_values_fail_whole() {
     assert_eq!(marker_around(|writer| Point3 { x: GOOD, y: BAD, z: GOOD }.write_to(writer)), expected);
     let quaternion = Quaternion { v: Vector3 { x: GOOD, y: GOOD, z: GOOD }, s: BAD };
     assert_eq!(marker_around(|writer| quaternion.write_to(writer)), expected);
-    let bytes = good_good_bad();
+    let bytes = bytes_of(good_good_bad);
     assert_eq!(failed_read::<Vector3<Partial>>(&bytes), (ErrorKind::OutOfRange, 0));
     assert_eq!(failed_read::<Quaternion<Partial>>(&bytes), (ErrorKind::OutOfRange, 0));
     assert_eq!(failed_read::<Vector4<u32>>(&[0xFF; 15]), (ErrorKind::UnexpectedEnd, 0));
@@ -326,73 +342,38 @@ fn max_len_collections_fail_whole() {
     assert_eq!(marker_around(|writer| __private::write_text(writer, "too long", 4)), expected);
 
     // Reads: the third element refused, the reader and its budget put back.
-    let elements = {
-        let mut buf = [0u8; 32];
-        let mut writer = BitWriter::new(&mut buf);
-        writer.write_int(3, 0, 4).unwrap();
-        GOOD.write_to(&mut writer).unwrap();
-        GOOD.write_to(&mut writer).unwrap();
-        writer.write_u32(1).unwrap();
-        writer.write_bits(7, 3).unwrap();
-        let used = writer.finish().unwrap();
-        buf[..used].to_vec()
+    let elements = bytes_of(|writer| {
+        writer.write_int(3, 0, 4)?;
+        good_good_bad(writer)
+    });
+    let refused = (ErrorKind::OutOfRange, 0, 1000);
+    let sequence = |reader: &mut BitReader<'_>| {
+        __private::read_sequence::<VecDeque<Partial>, _>(reader, 4, 35, Partial::read_from).map(drop)
     };
-    let left = |read: &dyn Fn(&mut BitReader<'_>) -> Result<(), Error>| {
-        let mut reader = BitReader::with_limit(&elements, 1000);
-        let error = read(&mut reader).unwrap_err();
-        (error.kind(), reader.bits_read(), reader.allocation_left())
+    assert_eq!(failed_within_budget(&elements, sequence), refused);
+    let boxed = |reader: &mut BitReader<'_>| {
+        __private::read_sequence::<Box<[Partial]>, _>(reader, 4, 35, Partial::read_from).map(drop)
     };
-    let expected = (ErrorKind::OutOfRange, 0, 1000);
-    assert_eq!(
-        left(&|reader| __private::read_sequence::<VecDeque<Partial>, _>(reader, 4, 35, Partial::read_from)
-            .map(drop)),
-        expected
-    );
-    assert_eq!(
-        left(&|reader| __private::read_sequence::<Box<[Partial]>, _>(reader, 4, 35, Partial::read_from)
-            .map(drop)),
-        expected
-    );
+    assert_eq!(failed_within_budget(&elements, boxed), refused);
     // Map entries: a key byte, then a Partial; the third key out of order.
-    let entries = {
-        let mut buf = [0u8; 32];
-        let mut writer = BitWriter::new(&mut buf);
-        writer.write_int(3, 0, 4).unwrap();
-        for key in [1u8, 2, 2] {
-            writer.write_u8(key).unwrap();
-            GOOD.write_to(&mut writer).unwrap();
-        }
-        let used = writer.finish().unwrap();
-        buf[..used].to_vec()
+    let entries = bytes_of(|writer| {
+        writer.write_int(3, 0, 4)?;
+        [1u8, 2, 2].iter().try_for_each(|key| {
+            writer.write_u8(*key)?;
+            GOOD.write_to(writer)
+        })
+    });
+    let refused = (ErrorKind::NotIncreasing, 0, 1000);
+    let tree = |reader: &mut BitReader<'_>| {
+        __private::read_map::<BTreeMap<u8, Partial>, _, _>(reader, 4, 43, u8::read_from, Partial::read_from)
+            .map(drop)
     };
-    let left = |read: &dyn Fn(&mut BitReader<'_>) -> Result<(), Error>| {
-        let mut reader = BitReader::with_limit(&entries, 1000);
-        let error = read(&mut reader).unwrap_err();
-        (error.kind(), reader.bits_read(), reader.allocation_left())
+    assert_eq!(failed_within_budget(&entries, tree), refused);
+    let hash = |reader: &mut BitReader<'_>| {
+        __private::read_map::<HashMap<u8, Partial>, _, _>(reader, 4, 43, u8::read_from, Partial::read_from)
+            .map(drop)
     };
-    let expected = (ErrorKind::NotIncreasing, 0, 1000);
-    assert_eq!(
-        left(&|reader| __private::read_map::<BTreeMap<u8, Partial>, _, _>(
-            reader,
-            4,
-            43,
-            u8::read_from,
-            Partial::read_from
-        )
-        .map(drop)),
-        expected
-    );
-    assert_eq!(
-        left(&|reader| __private::read_map::<HashMap<u8, Partial>, _, _>(
-            reader,
-            4,
-            43,
-            u8::read_from,
-            Partial::read_from
-        )
-        .map(drop)),
-        expected
-    );
+    assert_eq!(failed_within_budget(&entries, hash), refused);
 }
 
 #[test]
@@ -477,13 +458,12 @@ fn every_derived_body_fails_whole() {
         assert_eq!((reader.bits_read(), reader.allocation_left()), (0, BitReader::default_limit(len)));
     }
     // An enum whose field is out of range once its tag was read.
-    let mut buf = [0u8; 4];
-    let mut writer = BitWriter::new(&mut buf);
-    writer.write_bool(true).unwrap();
-    writer.write_int(1000, 0, 1000).unwrap();
-    writer.write_bits(7, 3).unwrap();
-    let used = writer.finish().unwrap();
-    assert_eq!(failed_read::<Order>(&buf[..used]), (ErrorKind::OutOfRange, 0));
+    let bytes = bytes_of(|writer| {
+        writer.write_bool(true)?;
+        writer.write_int(1000, 0, 1000)?;
+        writer.write_bits(7, 3)
+    });
+    assert_eq!(failed_read::<Order>(&bytes), (ErrorKind::OutOfRange, 0));
 }
 
 #[test]
@@ -497,14 +477,13 @@ fn failed_derived_change_writes_and_reads_leave_the_stream() {
         (vec![0b11101], 3)
     );
     // The same bits as a delta's, read as changes: group b's 7 is out of range.
-    let mut buf = [0u8; 8];
-    let mut writer = BitWriter::new(&mut buf);
-    writer.write_bool(true).unwrap();
-    writer.write_u32(5).unwrap();
-    writer.write_bool(true).unwrap();
-    writer.write_bits(7, 3).unwrap();
-    let used = writer.finish().unwrap();
-    let mut reader = BitReader::new(&buf[..used]);
+    let bytes = bytes_of(|writer| {
+        writer.write_bool(true)?;
+        writer.write_u32(5)?;
+        writer.write_bool(true)?;
+        writer.write_bits(7, 3)
+    });
+    let mut reader = BitReader::new(&bytes);
     assert_eq!(Tracked::decode_changes(&mut reader).unwrap_err().kind(), ErrorKind::OutOfRange);
     assert_eq!(reader.bits_read(), 0);
     // A good value still writes its changes afterwards.

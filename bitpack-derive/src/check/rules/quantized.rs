@@ -76,32 +76,30 @@ trait Declared: Copy + PartialOrd + std::fmt::Display + std::ops::Sub<Output = S
     fn problem(min: Self, max: Self, res: Self) -> Option<&'static str>;
 }
 
-impl Declared for f32 {
-    const NAME: &'static str = "f32";
-    const ZERO: Self = 0.0;
-    fn of(value: &Value) -> Option<Self> {
-        value.as_f32()
-    }
-    fn is_finite(self) -> bool {
-        self.is_finite()
-    }
-    fn problem(min: Self, max: Self, res: Self) -> Option<&'static str> {
-        quantize_problem(min, max, res)
-    }
+/// `Declared` for a float type: how a literal reads in it, and which core
+/// function judges its declarations.
+macro_rules! declared {
+    ($($float:ident: $of:ident, $problem:ident;)*) => {$(
+        impl Declared for $float {
+            const NAME: &'static str = stringify!($float);
+            const ZERO: Self = 0.0;
+            fn of(value: &Value) -> Option<Self> {
+                value.$of()
+            }
+            fn is_finite(self) -> bool {
+                // The inherent method: it takes precedence over this one.
+                $float::is_finite(self)
+            }
+            fn problem(min: Self, max: Self, res: Self) -> Option<&'static str> {
+                $problem(min, max, res)
+            }
+        }
+    )*};
 }
 
-impl Declared for f64 {
-    const NAME: &'static str = "f64";
-    const ZERO: Self = 0.0;
-    fn of(value: &Value) -> Option<Self> {
-        value.as_f64()
-    }
-    fn is_finite(self) -> bool {
-        self.is_finite()
-    }
-    fn problem(min: Self, max: Self, res: Self) -> Option<&'static str> {
-        quantize64_problem(min, max, res)
-    }
+declared! {
+    f32: as_f32, quantize_problem;
+    f64: as_f64, quantize64_problem;
 }
 
 /// The checks of a declaration's literal values, each at the value that
