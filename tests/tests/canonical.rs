@@ -268,3 +268,64 @@ fn a_derived_delta_group_sent_equal_to_its_baseline_is_refused() {
     let error = Unit::read_delta(&baseline, &mut reader).unwrap_err();
     assert_eq!((error.kind(), error.bit(), reader.bits_read()), (ErrorKind::NonCanonical, 0, 0));
 }
+
+/// A nested type's groups after the outer group's flag, beside a named
+/// group of two fields fused into a run.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Squad {
+    #[change_group]
+    leader: Unit,
+    #[change_group(spot)]
+    #[bits(min = 0, max = 15)]
+    x: u8,
+    #[change_group(spot)]
+    #[bits(min = 0, max = 15)]
+    y: u8,
+}
+
+#[test]
+fn nested_and_run_groups_sent_equal_to_their_baseline_are_refused() {
+    use bitpack::ChangeGroups;
+    let baseline = Squad { leader: Unit { health: 40 }, x: 3, y: 4 };
+    let read = |bytes: &[u8]| {
+        let mut reader = BitReader::new(bytes);
+        Squad::read_delta(&baseline, &mut reader)
+            .map_err(|error| (error.kind(), error.bit(), reader.bits_read()))
+    };
+    // The nested group sent, its own group not: the leader is the baseline's.
+    let bytes = after_marker(0, |writer| {
+        writer.write_bool(true)?;
+        writer.write_bool(false)?;
+        writer.write_bool(false)
+    });
+    assert_eq!(read(&bytes), Err((ErrorKind::NonCanonical, 0, 0)));
+    // The nested group sent with the baseline's health.
+    let bytes = after_marker(0, |writer| {
+        writer.write_bool(true)?;
+        writer.write_bool(true)?;
+        writer.write_int(40, 0, 100)
+    });
+    assert_eq!(read(&bytes), Err((ErrorKind::NonCanonical, 1, 0)));
+    // The spot group sent with the baseline's x and y.
+    let bytes = after_marker(0, |writer| {
+        writer.write_bool(false)?;
+        writer.write_bool(true)?;
+        writer.write_int(3, 0, 15)?;
+        writer.write_int(4, 0, 15)
+    });
+    assert_eq!(read(&bytes), Err((ErrorKind::NonCanonical, 1, 0)));
+    // One of them moved: accepted, and it re-encodes to the same bits.
+    let bytes = after_marker(0, |writer| {
+        writer.write_bool(false)?;
+        writer.write_bool(true)?;
+        writer.write_int(3, 0, 15)?;
+        writer.write_int(5, 0, 15)
+    });
+    let moved = read(&bytes).unwrap();
+    assert_eq!(moved, Squad { y: 5, ..baseline.clone() });
+    let mut buf = [0u8; 8];
+    let mut writer = BitWriter::new(&mut buf);
+    moved.write_delta(&baseline, &mut writer).unwrap();
+    let used = writer.finish().unwrap();
+    assert_eq!(buf[..used], bytes[..]);
+}
