@@ -283,6 +283,23 @@ struct Squad {
     y: u8,
 }
 
+/// A `Squad` delta as written by hand: the leader's flag (and if sent, its
+/// own group's flag and health), then the spot group's flag (and x, y).
+fn squad_delta(leader: Option<Option<i32>>, spot: Option<(i32, i32)>) -> Vec<u8> {
+    after_marker(0, |writer| {
+        writer.write_bool(leader.is_some())?;
+        if let Some(health) = leader {
+            writer.write_bool(health.is_some())?;
+            health.map_or(Ok(()), |health| writer.write_int(health, 0, 100))?;
+        }
+        writer.write_bool(spot.is_some())?;
+        spot.map_or(Ok(()), |(x, y)| {
+            writer.write_int(x, 0, 15)?;
+            writer.write_int(y, 0, 15)
+        })
+    })
+}
+
 #[test]
 fn nested_and_run_groups_sent_equal_to_their_baseline_are_refused() {
     use bitpack::ChangeGroups;
@@ -293,34 +310,13 @@ fn nested_and_run_groups_sent_equal_to_their_baseline_are_refused() {
             .map_err(|error| (error.kind(), error.bit(), reader.bits_read()))
     };
     // The nested group sent, its own group not: the leader is the baseline's.
-    let bytes = after_marker(0, |writer| {
-        writer.write_bool(true)?;
-        writer.write_bool(false)?;
-        writer.write_bool(false)
-    });
-    assert_eq!(read(&bytes), Err((ErrorKind::NonCanonical, 0, 0)));
+    assert_eq!(read(&squad_delta(Some(None), None)), Err((ErrorKind::NonCanonical, 0, 0)));
     // The nested group sent with the baseline's health.
-    let bytes = after_marker(0, |writer| {
-        writer.write_bool(true)?;
-        writer.write_bool(true)?;
-        writer.write_int(40, 0, 100)
-    });
-    assert_eq!(read(&bytes), Err((ErrorKind::NonCanonical, 1, 0)));
+    assert_eq!(read(&squad_delta(Some(Some(40)), None)), Err((ErrorKind::NonCanonical, 1, 0)));
     // The spot group sent with the baseline's x and y.
-    let bytes = after_marker(0, |writer| {
-        writer.write_bool(false)?;
-        writer.write_bool(true)?;
-        writer.write_int(3, 0, 15)?;
-        writer.write_int(4, 0, 15)
-    });
-    assert_eq!(read(&bytes), Err((ErrorKind::NonCanonical, 1, 0)));
+    assert_eq!(read(&squad_delta(None, Some((3, 4)))), Err((ErrorKind::NonCanonical, 1, 0)));
     // One of them moved: accepted, and it re-encodes to the same bits.
-    let bytes = after_marker(0, |writer| {
-        writer.write_bool(false)?;
-        writer.write_bool(true)?;
-        writer.write_int(3, 0, 15)?;
-        writer.write_int(5, 0, 15)
-    });
+    let bytes = squad_delta(None, Some((3, 5)));
     let moved = read(&bytes).unwrap();
     assert_eq!(moved, Squad { y: 5, ..baseline.clone() });
     let mut buf = [0u8; 8];
