@@ -431,9 +431,10 @@ macro_rules! quantize_checks {
 
         #[doc = concat!("Why a `#[quantize(min, max, res)]` declaration on an `", stringify!($float), "` is")]
         /// refused, if it is: one the writer refuses, or (for `f32`) one f32
-        /// arithmetic does not resolve. The derive checks it at compile time
-        /// for values given as paths to constants (and for every `f64`
-        /// declaration).
+        /// arithmetic does not resolve. The derive calls it on literal
+        /// declarations (read in the field's type) and prints its message,
+        /// and checks it at compile time for values given as paths to
+        /// constants.
         pub const fn $problem(min: $float, max: $float, res: $float) -> Option<&'static str> {
             if !(min.is_finite() && max.is_finite() && res.is_finite()) {
                 return Some("quantize: `min`, `max` and `res` must be finite numbers");
