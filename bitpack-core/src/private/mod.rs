@@ -39,10 +39,16 @@ pub use run::{
     quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, unread_run,
 };
 // ... change groups;
-pub use change::{delta_group, tracked_group};
+pub use change::{delta_group, delta_group_sent, tracked_group};
+// ... every body as one write or read (rolled back on `Err`), and the
+// reads that allocate, within the reader's budget;
+#[cfg(feature = "alloc")]
+pub use crate::boxed::{read_box, read_boxed_array};
+pub use crate::write::write_atomic;
 // ... and the items defined below: sizes (`sum`, `max`, `min`, `times`,
-// `len_bits`, `tag_bits`, `str_max_bits`, `vec_max_bits`), `reserve`, enum
-// tags, lengths, `read_string`, `read_array`, the quantize checks and
+// `len_bits`, `tag_bits`, `str_max_bits`, `vec_max_bits`), `reserve`,
+// `read_atomic`, enum tags, `write_len`, `read_vec`, `write_rust_string`,
+// `read_rust_string`, `read_array`, the quantize checks and
 // `max_bytes_problem`; and the modules `adaptive` and `schema` (and
 // `message`, whose `Message` the `problem` checks return).
 pub mod adaptive;
@@ -51,13 +57,7 @@ pub mod schema;
 
 // For the derive changes in flight, whose runtime landed first (generated
 // code does not call these yet; their doc comments give the forms it will):
-// rollback, and reads within the allocation budget (issue 10) ...
-#[cfg(feature = "alloc")]
-pub use crate::boxed::{read_box, read_boxed_array};
-pub use crate::write::write_atomic;
-pub use change::delta_group_sent;
-// (and `read_atomic`, `read_vec`, `write_rust_string`, `read_rust_string`, below);
-// ... glam and mint vectors, quaternions, std collections and `with` (issue 12) ...
+// glam and mint vectors, quaternions, std collections and `with` (issue 12) ...
 pub use crate::smallest_three;
 pub use crate::with::with_bits_problem;
 pub use axes::{
@@ -80,8 +80,10 @@ pub mod keyed;
 
 // Called by no generated code, kept so that no `__private` path breaks: the
 // widths (public at the crate root), `GroupTracker`'s records, the error
-// kinds (public at the root), and `F32_RESOLVED_STEPS` (below; the derive
-// asks `quantize_problem` instead).
+// kinds (public at the root); below, `F32_RESOLVED_STEPS` (the derive asks
+// `quantize_problem` instead), and `read_len` and `read_string`, which
+// generated code called before `read_vec` and `read_rust_string` (tests and
+// the keyed collections still do).
 pub use crate::bits::{bits_required, bits_required64, bits_required128};
 pub use crate::change::GroupRecord;
 pub use crate::error::ErrorKind;

@@ -61,6 +61,7 @@ struct Plain {
     boxed: p::Box<u8>,
     /// An array of a length the derive does not see as a literal.
     grid: [u8; GRID],
+    boxed_grid: p::Box<[u8; GRID]>,
     cache: u32,
 }
 
@@ -113,7 +114,7 @@ impl Plain {
             <f32 as p::BitPack>::write_to(&self.raw, writer)?;
             <f64 as p::BitPack>::write_to(&self.raw64, writer)?;
         }
-        p::BitWrite::write_str(writer, &self.name, 8)?;
+        p::write_rust_string(writer, &self.name, 8)?;
         p::write_len(writer, p::Vec::len(&self.list), 4)?;
         for element in &self.list {
             <u16 as p::BitPack>::write_to(element, writer)?;
@@ -127,6 +128,9 @@ impl Plain {
         }
         <u8 as p::BitPack>::write_to(&(*self.boxed), writer)?;
         for element in &self.grid {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+        }
+        for element in &(*self.boxed_grid) {
             <u8 as p::BitPack>::write_to(element, writer)?;
         }
         p::Ok(())
@@ -146,6 +150,7 @@ impl p::BitPack for Plain {
         p::sum(&[1, <bool as p::BitPack>::MAX_BITS]),
         <u8 as p::BitPack>::MAX_BITS,
         p::times(GRID, <u8 as p::BitPack>::MAX_BITS),
+        p::times(GRID, <u8 as p::BitPack>::MAX_BITS),
     ]);
     const MIN_BITS: usize = p::sum(&[
         <bool as p::BitPack>::MIN_BITS,
@@ -158,6 +163,7 @@ impl p::BitPack for Plain {
         p::len_bits(4),
         1,
         <u8 as p::BitPack>::MIN_BITS,
+        p::times(GRID, <u8 as p::BitPack>::MIN_BITS),
         p::times(GRID, <u8 as p::BitPack>::MIN_BITS),
     ]);
     const SCHEMA: u64 = p::schema::sequence(&[
@@ -172,17 +178,35 @@ impl p::BitPack for Plain {
         p::schema::option(<bool as p::BitPack>::SCHEMA),
         <u8 as p::BitPack>::SCHEMA,
         p::schema::array(GRID, <u8 as p::BitPack>::SCHEMA),
+        p::schema::array(GRID, <u8 as p::BitPack>::SCHEMA),
     ]);
 
     fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
-        if let p::Some(mut reserved) = p::reserve(writer, <Self as p::BitPack>::MAX_BITS) {
-            let writer = &mut reserved;
-            return self.write_body(writer);
-        }
-        self.write_body(writer)
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if let p::Some(mut reserved) = p::reserve(writer, <Self as p::BitPack>::MAX_BITS) {
+                    let writer = &mut reserved;
+                    return self.write_body(writer);
+                }
+                self.write_body(writer)
+            },
+        )
     }
 
     fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| Self::read_body(reader),
+        )
+    }
+}
+
+impl Plain {
+    /// The body of `read_from`.
+    fn read_body(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
         let (on, level, x, far, raw, raw64) = 'run: {
             if p::run_remains(reader, PLAIN_RUN_BITS) {
                 let mut run = p::RunReader::new(PLAIN_RUN_BITS);
@@ -208,24 +232,27 @@ impl p::BitPack for Plain {
                 <f64 as p::BitPack>::read_from(reader)?,
             )
         };
-        let name = p::read_string(reader, 8)?;
-        let list = {
-            let len = p::read_len(reader, 4, <u16 as p::BitPack>::MIN_BITS)?;
-            let mut items = p::Vec::with_capacity(len);
-            for _ in 0..len {
-                p::Vec::push(&mut items, <u16 as p::BitPack>::read_from(reader)?);
-            }
-            items
-        };
+        let name = p::read_rust_string(reader, 8)?;
+        let list = p::read_vec(reader, 4, <u16 as p::BitPack>::MIN_BITS, |reader| {
+            let element = <u16 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        })?;
         let maybe = if p::BitReader::read_bool(reader)? {
             p::Some(<bool as p::BitPack>::read_from(reader)?)
         } else {
             p::None
         };
-        let boxed = p::Box::new(<u8 as p::BitPack>::read_from(reader)?);
+        let boxed = p::read_box(reader, |reader| {
+            let element = <u8 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        })?;
         let grid = p::read_array(reader, <u8 as p::BitPack>::read_from)?;
+        let boxed_grid = p::read_boxed_array(reader, |reader| {
+            let element = <u8 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        })?;
         let cache = <u32 as p::Default>::default();
-        p::Ok(Plain { on, level, x, far, raw, raw64, name, list, maybe, boxed, grid, cache })
+        p::Ok(Plain { on, level, x, far, raw, raw64, name, list, maybe, boxed, grid, boxed_grid, cache })
     }
 }
 
@@ -251,6 +278,7 @@ fn plain() -> Plain {
         maybe: p::Some(false),
         boxed: p::Box::new(200),
         grid: [1, 2],
+        boxed_grid: p::Box::new([3, 4]),
         cache: 0,
     }
 }
@@ -274,7 +302,7 @@ fn a_struct_writes_what_the_public_calls_write() {
     crate::BitWrite::write_u16(w, 60_000).unwrap();
     crate::BitWrite::write_bool(w, true).unwrap();
     crate::BitWrite::write_bool(w, false).unwrap();
-    for byte in [200, 1, 2] {
+    for byte in [200, 1, 2, 3, 4] {
         crate::BitWrite::write_u8(w, byte).unwrap();
     }
     assert_eq!(by_hand.bits_written(), bits);
@@ -285,9 +313,9 @@ fn a_struct_writes_what_the_public_calls_write() {
     let run = 1 + bits_required(0, 9) as usize + 8 + 31 + 32 + 64;
     assert_eq!(PLAIN_RUN_BITS, run);
     // The string: length, 7 bits of padding at most, 8 bytes; the Vec:
-    // length then 4 u16; the Option; the Box; the array.
-    assert_eq!(<Plain as p::BitPack>::MAX_BITS, run + (4 + 7 + 64) + (3 + 64) + 2 + 8 + 16);
-    assert_eq!(<Plain as p::BitPack>::MIN_BITS, run + 4 + 3 + 1 + 8 + 16);
+    // length then 4 u16; the Option; the Box; the arrays.
+    assert_eq!(<Plain as p::BitPack>::MAX_BITS, run + (4 + 7 + 64) + (3 + 64) + 2 + 8 + 16 + 16);
+    assert_eq!(<Plain as p::BitPack>::MIN_BITS, run + 4 + 3 + 1 + 8 + 16 + 16);
 }
 
 #[test]
@@ -350,30 +378,44 @@ impl p::BitPack for Shape {
     ]);
 
     fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
-        let tag: u32 = match self {
-            Self::Empty => 0,
-            Self::Dot { .. } => 1,
-            Self::Line { .. } => 2,
-        };
-        p::write_tag(writer, tag, 3)?;
-        match self {
-            Self::Empty => {}
-            Self::Dot(field0, field1) => {
-                p::ranged_u8::write(writer, *field0, 0, 3)?;
-                <bool as p::BitPack>::write_to(field1, writer)?;
-            }
-            Self::Line { len } => p::BitWrite::write_compressed_float(writer, *len, 0.0, 10.0, 0.5)?,
-        }
-        p::Ok(())
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                let tag: u32 = match self {
+                    Self::Empty => 0,
+                    Self::Dot { .. } => 1,
+                    Self::Line { .. } => 2,
+                };
+                p::write_tag(writer, tag, 3)?;
+                match self {
+                    Self::Empty => {}
+                    Self::Dot(field0, field1) => {
+                        p::ranged_u8::write(writer, *field0, 0, 3)?;
+                        <bool as p::BitPack>::write_to(field1, writer)?;
+                    }
+                    Self::Line { len } => p::BitWrite::write_compressed_float(writer, *len, 0.0, 10.0, 0.5)?,
+                }
+                p::Ok(())
+            },
+        )
     }
 
     fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
-        p::Ok(match p::read_tag(reader, 3)? {
-            0 => Self::Empty,
-            1 => Self::Dot(p::ranged_u8::read(reader, 0, 3)?, <bool as p::BitPack>::read_from(reader)?),
-            2 => Self::Line { len: p::BitReader::read_compressed_float(reader, 0.0, 10.0, 0.5)? },
-            _ => return p::Err(p::invalid_tag(reader)),
-        })
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                p::Ok(match p::read_tag(reader, 3)? {
+                    0 => Self::Empty,
+                    1 => {
+                        Self::Dot(p::ranged_u8::read(reader, 0, 3)?, <bool as p::BitPack>::read_from(reader)?)
+                    }
+                    2 => Self::Line { len: p::BitReader::read_compressed_float(reader, 0.0, 10.0, 0.5)? },
+                    _ => return p::Err(p::invalid_tag(reader)),
+                })
+            },
+        )
     }
 }
 
@@ -502,15 +544,29 @@ impl p::BitPack for Unit {
     ]);
 
     fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
-        p::BitWrite::write_str(writer, &self.name, 8)?;
-        p::ranged_u16::write(writer, self.x, 0, 1023)?;
-        <bool as p::BitPack>::write_to(&self.always, writer)
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                p::write_rust_string(writer, &self.name, 8)?;
+                p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                <bool as p::BitPack>::write_to(&self.always, writer)?;
+                p::Ok(())
+            },
+        )
     }
 
     fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
-        let name = p::read_string(reader, 8)?;
-        let x = p::ranged_u16::read(reader, 0, 1023)?;
-        p::Ok(Unit { name, x, always: <bool as p::BitPack>::read_from(reader)? })
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let name = p::read_rust_string(reader, 8)?;
+                let x = p::ranged_u16::read(reader, 0, 1023)?;
+                let always = <bool as p::BitPack>::read_from(reader)?;
+                p::Ok(Unit { name, x, always })
+            },
+        )
     }
 }
 
@@ -524,44 +580,59 @@ impl p::ChangeGroups for Unit {
         confirmed: &<Self as p::ChangeGroups>::Tracker,
         latest: &mut <Self as p::ChangeGroups>::Tracker,
     ) -> p::Result<(), p::Error> {
-        if p::tracked_group(
+        p::write_atomic(
             writer,
-            &confirmed.records[0],
-            &mut latest.records[0],
-            |writer: &mut p::BitFingerprint| {
-                p::BitWrite::write_str(writer, &self.name, 8)?;
+            #[inline(always)]
+            |writer| {
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[0],
+                    &mut latest.records[0],
+                    |writer: &mut p::BitFingerprint| {
+                        p::write_rust_string(writer, &self.name, 8)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::write_rust_string(writer, &self.name, 8)?;
+                }
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[1],
+                    &mut latest.records[1],
+                    |writer: &mut p::BitFingerprint| {
+                        p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                }
+                <bool as p::BitPack>::write_to(&self.always, writer)?;
                 p::Ok(())
             },
-        )? {
-            p::BitWrite::write_str(writer, &self.name, 8)?;
-        }
-        if p::tracked_group(
-            writer,
-            &confirmed.records[1],
-            &mut latest.records[1],
-            |writer: &mut p::BitFingerprint| {
-                p::ranged_u16::write(writer, self.x, 0, 1023)?;
-                p::Ok(())
-            },
-        )? {
-            p::ranged_u16::write(writer, self.x, 0, 1023)?;
-        }
-        <bool as p::BitPack>::write_to(&self.always, writer)?;
-        p::Ok(())
+        )
     }
 
     fn decode_changes(
         reader: &mut p::BitReader<'_>,
     ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
-        let item0 =
-            if p::BitReader::read_bool(reader)? { p::Some((p::read_string(reader, 8)?,)) } else { p::None };
-        let item1 = if p::BitReader::read_bool(reader)? {
-            p::Some((p::ranged_u16::read(reader, 0, 1023)?,))
-        } else {
-            p::None
-        };
-        let item2 = <bool as p::BitPack>::read_from(reader)?;
-        p::Ok((item0, item1, item2))
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let item0 = if p::BitReader::read_bool(reader)? {
+                    p::Some((p::read_rust_string(reader, 8)?,))
+                } else {
+                    p::None
+                };
+                let item1 = if p::BitReader::read_bool(reader)? {
+                    p::Some((p::ranged_u16::read(reader, 0, 1023)?,))
+                } else {
+                    p::None
+                };
+                let item2 = <bool as p::BitPack>::read_from(reader)?;
+                p::Ok((item0, item1, item2))
+            },
+        )
     }
 
     fn apply_changes(&mut self, (item0, item1, item2): <Self as p::ChangeGroups>::Changes) {
@@ -575,49 +646,87 @@ impl p::ChangeGroups for Unit {
     }
 
     fn write_delta<W: p::BitWrite>(&self, baseline: &Self, writer: &mut W) -> p::Result<(), p::Error> {
-        if p::delta_group(
+        p::write_atomic(
             writer,
-            |writer: &mut p::BitFingerprint| {
-                p::BitWrite::write_str(writer, &self.name, 8)?;
+            #[inline(always)]
+            |writer| {
+                if p::delta_group(
+                    writer,
+                    |writer: &mut p::BitFingerprint| {
+                        p::write_rust_string(writer, &self.name, 8)?;
+                        p::Ok(())
+                    },
+                    |writer: &mut p::BitFingerprint| {
+                        p::write_rust_string(writer, &baseline.name, 8)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::write_rust_string(writer, &self.name, 8)?;
+                }
+                if p::delta_group(
+                    writer,
+                    |writer: &mut p::BitFingerprint| {
+                        p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                        p::Ok(())
+                    },
+                    |writer: &mut p::BitFingerprint| {
+                        p::ranged_u16::write(writer, baseline.x, 0, 1023)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::relative_u16::write(writer, self.x, baseline.x, 0, 1023)?;
+                }
+                <bool as p::BitPack>::write_to(&self.always, writer)?;
                 p::Ok(())
             },
-            |writer: &mut p::BitFingerprint| {
-                p::BitWrite::write_str(writer, &baseline.name, 8)?;
-                p::Ok(())
-            },
-        )? {
-            p::BitWrite::write_str(writer, &self.name, 8)?;
-        }
-        if p::delta_group(
-            writer,
-            |writer: &mut p::BitFingerprint| {
-                p::ranged_u16::write(writer, self.x, 0, 1023)?;
-                p::Ok(())
-            },
-            |writer: &mut p::BitFingerprint| {
-                p::ranged_u16::write(writer, baseline.x, 0, 1023)?;
-                p::Ok(())
-            },
-        )? {
-            p::relative_u16::write(writer, self.x, baseline.x, 0, 1023)?;
-        }
-        <bool as p::BitPack>::write_to(&self.always, writer)?;
-        p::Ok(())
+        )
     }
 
     fn read_delta(baseline: &Self, reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
-        let (name,) = if p::BitReader::read_bool(reader)? {
-            (p::read_string(reader, 8)?,)
-        } else {
-            (<p::String as p::Clone>::clone(&baseline.name),)
-        };
-        let (x,) = if p::BitReader::read_bool(reader)? {
-            (p::relative_u16::read(reader, baseline.x, 0, 1023)?,)
-        } else {
-            (<u16 as p::Clone>::clone(&baseline.x),)
-        };
-        let always = <bool as p::BitPack>::read_from(reader)?;
-        p::Ok(Unit { name, x, always })
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let flag = p::BitReader::bits_read(reader);
+                let (name,) = if p::BitReader::read_bool(reader)? {
+                    let name = p::read_rust_string(reader, 8)?;
+                    p::delta_group_sent(
+                        flag,
+                        |writer: &mut p::BitFingerprint| {
+                            p::write_rust_string(writer, &name, 8)?;
+                            p::Ok(())
+                        },
+                        |writer: &mut p::BitFingerprint| {
+                            p::write_rust_string(writer, &baseline.name, 8)?;
+                            p::Ok(())
+                        },
+                    )?;
+                    (name,)
+                } else {
+                    (<p::String as p::Clone>::clone(&baseline.name),)
+                };
+                let flag = p::BitReader::bits_read(reader);
+                let (x,) = if p::BitReader::read_bool(reader)? {
+                    let x = p::relative_u16::read(reader, baseline.x, 0, 1023)?;
+                    p::delta_group_sent(
+                        flag,
+                        |writer: &mut p::BitFingerprint| {
+                            p::ranged_u16::write(writer, x, 0, 1023)?;
+                            p::Ok(())
+                        },
+                        |writer: &mut p::BitFingerprint| {
+                            p::ranged_u16::write(writer, baseline.x, 0, 1023)?;
+                            p::Ok(())
+                        },
+                    )?;
+                    (x,)
+                } else {
+                    (<u16 as p::Clone>::clone(&baseline.x),)
+                };
+                let always = <bool as p::BitPack>::read_from(reader)?;
+                p::Ok(Unit { name, x, always })
+            },
+        )
     }
 }
 
@@ -651,6 +760,13 @@ fn change_groups_send_what_changed() {
     let whole = 1 + 1 + p::ranged_u16::bits(0, 1023) + 1;
     assert!(bits < whole, "x one step on: shorter coded against the baseline than whole ({bits} bits)");
     assert_eq!(Unit::read_delta(&sent, &mut p::BitReader::new(&buf[..used])).unwrap(), moved);
+    // A group sent with the baseline's own bits: never written, so refused.
+    let mut writer = BitWriter::new(&mut buf);
+    crate::BitWrite::write_bool(&mut writer, true).unwrap();
+    p::write_rust_string(&mut writer, "scout", 8).unwrap();
+    let used = writer.finish().unwrap();
+    let error = Unit::read_delta(&sent, &mut p::BitReader::new(&buf[..used])).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 0));
 }
 
 /// A nested type sharing its parent's sign bit (expand/sign_scope.rs,
@@ -887,10 +1003,9 @@ fn adaptive_values_share_the_message_sign_bit() {
     assert_eq!(round_trip(&Inner { z: i64::MIN }), 1 + <i64 as p::adaptive::AdaptiveInt>::MAX_BITS);
 }
 
-/// What the derive changes in flight will call (issue 10's rollback and
-/// budgeted reads), in the forms their doc comments give.
+/// Rollback and the budgeted reads, on their own: what they put back.
 #[test]
-fn the_in_flight_runtime_of_issue_10() {
+fn rollback_and_budgeted_reads() {
     let mut counter = BitCounter::new();
     let error = p::write_atomic(&mut counter, |writer| {
         p::BitWrite::write_u8(writer, 1)?;
