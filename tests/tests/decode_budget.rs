@@ -104,16 +104,15 @@ fn nested_vecs_claim_their_total() {
     let (result, peak) = decode_usage::<NestedAdaptive>(&bytes);
     assert_eq!(result, Err(ErrorKind::AllocationLimit));
     assert!(peak <= BitReader::default_limit(bytes.len()), "{peak} bytes live");
-    // With room for two rows it decodes them, and allocates what they claimed.
+    // With room for two rows (and the outer Vec's two slots) it decodes
+    // them, and allocates what they claimed.
     let two_rows = full_rows(2);
-    let (result, usage) = measure(|| rows_within(&two_rows, 1_600_000));
+    let (result, usage) = measure(|| rows_within(&two_rows, 1_600_000 + 2 * size_of::<Vec<u64>>()));
     assert_eq!(result, Ok(vec![100_000; 2]));
     assert_eq!(usage.largest, 800_000);
-    assert_eq!(rows_within(&two_rows, 1_599_999), Err(ErrorKind::AllocationLimit));
 }
 
 #[test]
-#[ignore = "needs derive change: derived Vec reads through __private::read_vec (the outer Vec claims too)"]
 fn nested_vecs_claim_the_outer_vec_too() {
     let two_rows = full_rows(2);
     let total = 1_600_000 + 2 * size_of::<Vec<u64>>();
@@ -167,7 +166,6 @@ fn empty_pages() -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "needs derive change: derived Vec reads through __private::read_vec (claims len * size_of)"]
 fn derived_vecs_of_large_elements_are_refused_before_allocating() {
     // 4 bytes: "memory allocation of 256000000000 bytes failed", an abort.
     let bytes = just_a_length(1_000_000_000, 1_000_000_000);
@@ -327,7 +325,6 @@ struct Frame {
 }
 
 #[test]
-#[ignore = "needs derive change: a Box<[T; N]> field reads through __private::read_boxed_array (Box<T> through read_box)"]
 fn a_derived_boxed_megabyte_array_decodes_on_a_two_mib_stack() {
     let pixels: Box<[u8; 1_000_000]> = vec![3u8; 1_000_000].into_boxed_slice().try_into().unwrap();
     let bytes = bitpack::encode(&Frame { pixels }).unwrap();

@@ -306,10 +306,10 @@ pub use crate::__bitpack_if_alloc as if_alloc;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counter::BitCounter;
     use crate::quantize::Quantizer;
     use crate::reader::BitReader;
-    use crate::writer::BitWriter;
+    use crate::sink::counter::BitCounter;
+    use crate::sink::writer::BitWriter;
 
     #[test]
     fn relative_round_trips_on_each_width() {

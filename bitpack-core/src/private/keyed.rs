@@ -44,7 +44,7 @@
 //! `max_len`, and (for [`sorted_vec`]) a value whose key field differs
 //! from the key it was sent under. A failed read leaves the reader where it
 //! was, and nothing is allocated beyond `max_len` entries and the bits the
-//! input holds.
+//! input holds. A failed write leaves the writer as it was.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -53,7 +53,7 @@ use crate::adaptive::{AdaptiveInt, Signs, adaptive_bits, read_adaptive, write_ad
 use crate::change::{BitFingerprint, ChangeGroups, Fingerprint};
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
-use crate::private::{len_bits, read_len, schema, sum, times, write_len};
+use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
 use crate::reader::BitReader;
 use crate::sync::budget::{Candidate, Edit, ItemKind, Pass};
 use crate::write::BitWrite;
@@ -636,48 +636,50 @@ where
     I: Iterator<Item = (K, &'a V)>,
 {
     too_long(len, max_len, writer.bits_written())?;
-    let mut previous = None;
-    match budget {
-        None => {
-            write_len(writer, len, max_len)?;
-            for (key, value) in entries {
-                write_key(writer, previous, key)?;
-                previous = Some(key);
-                value.write_to(writer)?;
-            }
-        }
-        Some(budget) => match budget.pass() {
-            Pass::Measure => {
+    write_atomic(writer, |writer| {
+        let mut previous = None;
+        match budget {
+            None => {
                 write_len(writer, len, max_len)?;
-                budget.open_visit(gap_bits::<K>);
-                for (index, (key, value)) in entries.enumerate() {
-                    budget.push(key.to_u128(), ItemKind::New);
+                for (key, value) in entries {
                     write_key(writer, previous, key)?;
                     previous = Some(key);
-                    let start = writer.bits_written();
                     value.write_to(writer)?;
-                    budget.set_bits(index, writer.bits_written() - start);
                 }
             }
-            Pass::Apply => {
-                let at = writer.bits_written();
-                let candidates = budget.take_visit(at)?;
-                write_len(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
-                for (index, (key, value)) in entries.enumerate() {
-                    let candidate = candidates.get(index);
-                    is_candidate(&Step::New(key, value), candidate, at)?;
-                    if candidate.is_some_and(|c| c.send) {
+            Some(budget) => match budget.pass() {
+                Pass::Measure => {
+                    write_len(writer, len, max_len)?;
+                    budget.open_visit(gap_bits::<K>);
+                    for (index, (key, value)) in entries.enumerate() {
+                        budget.push(key.to_u128(), ItemKind::New);
                         write_key(writer, previous, key)?;
                         previous = Some(key);
+                        let start = writer.bits_written();
                         value.write_to(writer)?;
+                        budget.set_bits(index, writer.bits_written() - start);
                     }
                 }
-                all_met(len, candidates, at)?;
-            }
-            Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
-        },
-    }
-    Ok(())
+                Pass::Apply => {
+                    let at = writer.bits_written();
+                    let candidates = budget.take_visit(at)?;
+                    write_len(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
+                    for (index, (key, value)) in entries.enumerate() {
+                        let candidate = candidates.get(index);
+                        is_candidate(&Step::New(key, value), candidate, at)?;
+                        if candidate.is_some_and(|c| c.send) {
+                            write_key(writer, previous, key)?;
+                            previous = Some(key);
+                            value.write_to(writer)?;
+                        }
+                    }
+                    all_met(len, candidates, at)?;
+                }
+                Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
+            },
+        }
+        Ok(())
+    })
 }
 
 /// Writes a delta of `now` against `base` (see the module docs); in a
@@ -701,54 +703,57 @@ where
 {
     let at = writer.bits_written();
     too_long(len, max_len, at)?;
-    let Some(budget) = budget else {
-        let mut plain = Plain { spawn, spawned: None };
-        return write_sections(writer, now, base, base_len, max_len, None, &mut plain).map(drop);
-    };
-    match budget.pass() {
-        Pass::Measure => {
-            let number = budget.next_visit_number();
-            budget.open_visit(gap_bits::<K>);
-            // The candidates, and the sections they make when all are sent.
-            let (mut sections, mut rank) = (Sections::default(), 0);
-            for step in merge(now.clone(), base.clone()) {
-                let item = is_item(&step);
-                if item {
-                    budget.push(step.key().to_u128(), kind_of(&step));
-                    sections.items += 1;
+    write_atomic(writer, |writer| {
+        let Some(budget) = budget else {
+            let mut plain = Plain { spawn, spawned: None };
+            return write_sections(writer, now, base, base_len, max_len, None, &mut plain).map(drop);
+        };
+        match budget.pass() {
+            Pass::Measure => {
+                let number = budget.next_visit_number();
+                budget.open_visit(gap_bits::<K>);
+                // The candidates, and the sections they make when all are sent.
+                let (mut sections, mut rank) = (Sections::default(), 0);
+                for step in merge(now.clone(), base.clone()) {
+                    let item = is_item(&step);
+                    if item {
+                        budget.push(step.key().to_u128(), kind_of(&step));
+                        sections.items += 1;
+                    }
+                    sections.count(&step, rank, item)?;
+                    rank += usize::from(!matches!(step, Step::New(..)));
                 }
-                sections.count(&step, rank, item)?;
-                rank += usize::from(!matches!(step, Step::New(..)));
+                let per = V::PRINTS;
+                let mut prints = budget.prints.take(number);
+                let baseline_prints =
+                    budget.baseline_prints.take_if_holds(number, base_len.saturating_mul(per));
+                let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
+                let written = if per == 0 {
+                    let mut measured = measured;
+                    write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
+                } else {
+                    prints.resize(len.saturating_mul(per), 0);
+                    let mut cached =
+                        Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
+                    write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                };
+                if per > 0 && written.is_ok() {
+                    budget.prints.put(number, prints);
+                }
+                if !baseline_prints.is_empty() {
+                    budget.baseline_prints.put(number, baseline_prints);
+                }
+                written.map(drop)
             }
-            let per = V::PRINTS;
-            let mut prints = budget.prints.take(number);
-            let baseline_prints = budget.baseline_prints.take_if_holds(number, base_len.saturating_mul(per));
-            let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
-            let written = if per == 0 {
-                let mut measured = measured;
-                write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
-            } else {
-                prints.resize(len.saturating_mul(per), 0);
-                let mut cached =
-                    Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
-                write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
-            };
-            if per > 0 && written.is_ok() {
-                budget.prints.put(number, prints);
+            Pass::Apply => {
+                let candidates = budget.take_visit(at)?;
+                let mut applied = Applied { candidates, at, spawn, spawned: None };
+                let met = write_sections(writer, now, base, base_len, max_len, None, &mut applied)?;
+                all_met(met, candidates, at)
             }
-            if !baseline_prints.is_empty() {
-                budget.baseline_prints.put(number, baseline_prints);
-            }
-            written.map(drop)
+            Pass::State => Err(Error::new(ErrorKind::InvalidDeclaration, at)),
         }
-        Pass::Apply => {
-            let candidates = budget.take_visit(at)?;
-            let mut applied = Applied { candidates, at, spawn, spawned: None };
-            let met = write_sections(writer, now, base, base_len, max_len, None, &mut applied)?;
-            all_met(met, candidates, at)
-        }
-        Pass::State => Err(Error::new(ErrorKind::InvalidDeclaration, at)),
-    }
+    })
 }
 
 /// Builds a collection: the baseline's entries in key order, then the new ones.

@@ -23,6 +23,7 @@ use crate::parse::{Body, Input};
 
 /// The passes, in order.
 const PASSES: &[Pass] = &[
+    passes::recursion::run,
     passes::adaptive_groups::run,
     max_bytes,
     passes::change_groups::run,

@@ -52,6 +52,8 @@ pub struct Names {
     /// A sender's group prints: the baseline's, and the value's it records.
     pub baseline_prints: Ident,
     pub prints: Ident,
+    /// The bit a delta group's flag is read at.
+    pub flag: Ident,
 }
 
 fn local(name: &str) -> Ident {
@@ -85,6 +87,7 @@ impl Names {
             state: local("__state"),
             baseline_prints: local("__baseline_prints"),
             prints: local("__prints"),
+            flag: local("__flag"),
         }
     }
 
@@ -102,15 +105,6 @@ impl Names {
     /// value of a run or of a group's changes.
     pub fn value(&self, index: usize) -> Ident {
         format_ident!("__value{}", index)
-    }
-
-    /// A `Vec`'s length and elements while it is read.
-    pub fn len(&self, depth: usize) -> Ident {
-        format_ident!("__len{}", depth)
-    }
-
-    pub fn elements(&self, depth: usize) -> Ident {
-        format_ident!("__elements{}", depth)
     }
 
     /// The `index`th scalar read out of a run.

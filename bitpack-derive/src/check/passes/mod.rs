@@ -5,6 +5,7 @@
 pub mod adaptive_groups;
 pub mod change_groups;
 pub mod keyed;
+pub mod recursion;
 pub mod runs;
 
 use crate::check::planner::Draft;

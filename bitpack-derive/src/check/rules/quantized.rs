@@ -1,7 +1,8 @@
 //! `#[quantize(min, max, res)]` on a float: the reference's compressed
 //! float (the same in f64 for an `f64`). Whether a declaration is usable is
-//! the core's to say: the derive asks it (`quantize_problem`) for literals,
-//! and has the compiler ask it for the rest.
+//! the core's to say: the derive asks it (`quantize_problem`,
+//! `quantize64_problem`) for literals, read in the field's type, and has
+//! the compiler ask it for the rest.
 
 use crate::check::planner::{Planner, Slot};
 use crate::check::reach::Used;
@@ -10,7 +11,7 @@ use crate::ir::encoding::{Encoding, Float};
 use crate::parse::attrs::Quantize;
 use crate::parse::ty::{FloatTy, Shape, written};
 use crate::parse::value::{Literal, Value};
-use bitpack_core::__private::quantize_problem;
+use bitpack_core::__private::{quantize_problem, quantize64_problem};
 
 pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
     let (ty, quantize) = (slot.ty, slot.reach.quantize?);
@@ -46,35 +47,11 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
 }
 
 fn steps<'a>(planner: &mut Planner<'a>, quantize: &'a Quantize, float: FloatTy) -> Steps {
-    let min = float_value(planner, &quantize.min, "min");
-    let max = float_value(planner, &quantize.max, "max");
-    let res = float_value(planner, &quantize.res, "res");
-    // Literals are read as f32 here: for an f64 field only the checks that
-    // cannot be wrong in f32 run now, the rest at compile time.
-    if let (Some(min), Some(max), FloatTy::F32) = (min, max, float) {
-        if min >= max {
-            planner
-                .errors
-                .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
-        } else if !(max - min).is_finite() {
-            planner.errors.spanned(&quantize.max.expr, "`max - min` overflows f32; narrow the range");
-        } else if let Some(res) = res
-            && res > 0.0
-            && quantize_problem(min, max, res).is_some()
-        {
-            // Bounds and `res` are fine, so what the core refuses is the step count.
-            planner.errors.spanned(
-                &quantize.res.expr,
-                "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
-            );
-        }
-    }
-    if let Some(res) = res
-        && res <= 0.0
-    {
-        planner
-            .errors
-            .spanned(&quantize.res.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
+    // Literals are read and checked in the field's own type, as the
+    // compiler and the core would read them.
+    match float {
+        FloatTy::F32 => check_literals::<f32>(planner, quantize),
+        FloatTy::F64 => check_literals::<f64>(planner, quantize),
     }
     let ty = ConstTy::Float(float);
     let steps = Steps {
@@ -83,22 +60,93 @@ fn steps<'a>(planner: &mut Planner<'a>, quantize: &'a Quantize, float: FloatTy) 
         res: planner.constant(ty, &quantize.res, Role::Res),
     };
     let values = [&quantize.min, &quantize.max, &quantize.res];
-    if float == FloatTy::F64 || values.iter().any(|value| value.is_opaque()) {
+    if values.iter().any(|value| value.is_opaque()) {
         planner.checks.push(Check::Quantize { float, steps, span: quantize.name.span() });
     }
     steps
 }
 
-/// A literal float value (integer literals count), checked to be finite.
-fn float_value(planner: &mut Planner<'_>, value: &Value, key: &str) -> Option<f32> {
-    let Some(float) = value.as_f32() else {
+/// `f32` or `f64`: what the literal checks need of the field's type.
+trait Declared: Copy + PartialOrd + std::fmt::Display + std::ops::Sub<Output = Self> {
+    const NAME: &'static str;
+    const ZERO: Self;
+    fn of(value: &Value) -> Option<Self>;
+    fn is_finite(self) -> bool;
+    /// Why the core refuses the declaration, if it does.
+    fn problem(min: Self, max: Self, res: Self) -> Option<&'static str>;
+}
+
+/// `Declared` for a float type: how a literal reads in it, and which core
+/// function judges its declarations.
+macro_rules! declared {
+    ($($float:ident: $of:ident, $problem:ident;)*) => {$(
+        impl Declared for $float {
+            const NAME: &'static str = stringify!($float);
+            const ZERO: Self = 0.0;
+            fn of(value: &Value) -> Option<Self> {
+                value.$of()
+            }
+            fn is_finite(self) -> bool {
+                // The inherent method: it takes precedence over this one.
+                $float::is_finite(self)
+            }
+            fn problem(min: Self, max: Self, res: Self) -> Option<&'static str> {
+                $problem(min, max, res)
+            }
+        }
+    )*};
+}
+
+declared! {
+    f32: as_f32, quantize_problem;
+    f64: as_f64, quantize64_problem;
+}
+
+/// The checks of a declaration's literal values, each at the value that
+/// is wrong; what is left once bounds and `res` are each fine (too many
+/// steps, or steps finer than the type resolves) in the core's words.
+fn check_literals<F: Declared>(planner: &mut Planner<'_>, quantize: &Quantize) {
+    let min = float_value::<F>(planner, &quantize.min, "min");
+    let max = float_value::<F>(planner, &quantize.max, "max");
+    let res = float_value::<F>(planner, &quantize.res, "res");
+    if let (Some(min), Some(max)) = (min, max) {
+        if min >= max {
+            planner
+                .errors
+                .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
+        } else if !(max - min).is_finite() {
+            let name = F::NAME;
+            planner
+                .errors
+                .spanned(&quantize.max.expr, format!("`max - min` overflows {name}; narrow the range"));
+        } else if let Some(res) = res
+            && res > F::ZERO
+            && let Some(problem) = F::problem(min, max, res)
+        {
+            planner.errors.spanned(&quantize.res.expr, problem);
+        }
+    }
+    if let Some(res) = res
+        && res <= F::ZERO
+    {
+        planner
+            .errors
+            .spanned(&quantize.res.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
+    }
+}
+
+/// A literal float value (integer literals count) in the field's type,
+/// checked to be finite.
+fn float_value<F: Declared>(planner: &mut Planner<'_>, value: &Value, key: &str) -> Option<F> {
+    let name = F::NAME;
+    let Some(float) = F::of(value) else {
         if let Literal::Float(_) = value.literal {
-            planner.errors.spanned(&value.expr, format!("`{key}` is not a number an f32 can hold"));
+            planner.errors.spanned(&value.expr, format!("`{key}` is not a number an {name} can hold"));
         }
         return None;
     };
     if !float.is_finite() {
-        planner.errors.spanned(&value.expr, format!("`{key}` must be a finite f32"));
+        planner.errors.spanned(&value.expr, format!("`{key}` must be a finite {name}"));
         return None;
     }
     Some(float)

@@ -6,6 +6,7 @@
 //! `write_delta` (their print slots stay unused). With `alloc` only.
 
 use super::{Code, Delta};
+use crate::expand::atomic;
 use crate::ir::items::ChangeItem;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
@@ -21,6 +22,7 @@ impl Code<'_, '_> {
         let records = Literal::usize_unsuffixed(self.changes.records);
         let writes = self.changes.items.iter().map(|item| self.delta_write(item, Delta::Cached));
         let group_prints = self.changes.items.iter().filter_map(|item| self.group_print(item));
+        let write_delta = atomic::write(names, quote!(#(#writes)* #p::Ok(())));
         quote! {
             #p::if_alloc! {
                 const PRINTS: usize = #records;
@@ -33,8 +35,7 @@ impl Code<'_, '_> {
                     #prints: &mut [u64],
                     #writer: &mut #writer_ty,
                 ) -> #p::Result<(), #p::Error> {
-                    #(#writes)*
-                    #p::Ok(())
+                    #write_delta
                 }
 
                 #[inline]

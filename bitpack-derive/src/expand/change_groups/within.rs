@@ -8,6 +8,7 @@
 //! sit in `if_alloc!`.
 
 use super::{Code, Delta};
+use crate::expand::atomic;
 use crate::expand::items;
 use crate::expand::names::Access;
 use crate::expand::tokens::respan;
@@ -59,6 +60,8 @@ impl Code<'_, '_> {
             _ => None,
         });
         let state = &names.state;
+        let write_whole = atomic::write(names, quote!(#(#whole)* #p::Ok(())));
+        let write_delta = atomic::write(names, quote!(#(#deltas)* #p::Ok(())));
         quote! {
             #p::if_alloc! {
                 #[inline]
@@ -67,8 +70,7 @@ impl Code<'_, '_> {
                     #writer: &mut #writer_ty,
                     #budget: &mut #p::keyed::Budget,
                 ) -> #p::Result<(), #p::Error> {
-                    #(#whole)*
-                    #p::Ok(())
+                    #write_whole
                 }
 
                 #[inline]
@@ -78,8 +80,7 @@ impl Code<'_, '_> {
                     #writer: &mut #writer_ty,
                     #budget: &mut #p::keyed::Budget,
                 ) -> #p::Result<(), #p::Error> {
-                    #(#deltas)*
-                    #p::Ok(())
+                    #write_delta
                 }
 
                 #[inline]
