@@ -382,28 +382,21 @@ fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
     let baseline: BTreeMap<u32, Unit> =
         [3, 8, 9].map(|id| (id, Unit { id, ..Unit::spawn() })).into_iter().collect();
     let sorted: Vec<Unit> = baseline.values().cloned().collect();
-    let gap = |writer: &mut BitWriter<'_>, gap: u64| {
-        bitpack::adaptive::write_adaptive(writer, gap, bitpack::Signs::NonNegative).expect("gap")
+    // Removals of the listed entries, each placed by its rank gap.
+    let removals = |gaps: &[u64]| {
+        hand_delta(|writer| {
+            writer.write_int(gaps.len() as i32, 0, 1024).expect("count");
+            for &gap in gaps {
+                bitpack::adaptive::write_adaptive(writer, gap, bitpack::Signs::NonNegative).expect("gap");
+                writer.write_bool(true).expect("removed");
+            }
+            writer.write_int(0, 0, 1024).expect("no new entry");
+        })
     };
-    let removed = |writer: &mut BitWriter<'_>| writer.write_bool(true).expect("removed");
     // More listed entries than the baseline holds.
-    let over = hand_delta(|writer| {
-        writer.write_int(4, 0, 1024).expect("count");
-        for _ in 0..4 {
-            gap(writer, 0);
-            removed(writer);
-        }
-        writer.write_int(0, 0, 1024).expect("no new entry");
-    });
+    let over = removals(&[0, 0, 0, 0]);
     // A rank past the baseline's last entry: 2 entries skipped after rank 1.
-    let past = hand_delta(|writer| {
-        writer.write_int(2, 0, 1024).expect("count");
-        gap(writer, 1);
-        removed(writer);
-        gap(writer, 2);
-        removed(writer);
-        writer.write_int(0, 0, 1024).expect("no new entry");
-    });
+    let past = removals(&[1, 2]);
     // A new entry under a key the baseline holds.
     let held = hand_delta(|writer| {
         writer.write_int(0, 0, 1024).expect("no entry listed");
@@ -422,14 +415,7 @@ fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
         assert_eq!((error.kind(), reader.bits_read()), (kind, 0));
     }
     // The same shapes within the baseline read back.
-    let within = hand_delta(|writer| {
-        writer.write_int(2, 0, 1024).expect("count");
-        gap(writer, 1);
-        removed(writer);
-        gap(writer, 0);
-        removed(writer);
-        writer.write_int(0, 0, 1024).expect("no new entry");
-    });
+    let within = removals(&[1, 0]);
     let back = map::read_delta(&mut BitReader::new(&within), &baseline, 1024, Unit::spawn)?;
     assert_eq!(back.keys().copied().collect::<Vec<_>>(), [3]);
     Ok(())
