@@ -47,8 +47,9 @@ use crate::write::BitWrite;
 /// A hand-written implementation, for a position group and a health group:
 ///
 /// ```
-/// use bitpack_core::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
-/// use bitpack_core::{BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
+/// use bitpack::{BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 ///
 /// #[derive(Clone, Debug, PartialEq)]
 /// struct Unit { x: i32, health: i32 }
@@ -123,7 +124,7 @@ use crate::write::BitWrite;
 /// let mut w = BitWriter::new(&mut buf);
 /// moved.write_changes(&mut w, &confirmed, &mut latest)?;
 /// assert_eq!(w.bits_written(), 1 + 10 + 1); // health unchanged: one 0 bit
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no change groups",

@@ -54,8 +54,9 @@ impl GroupRecord {
 /// flag, i.e. starting at `writer.bits_written() + 1`.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite};
-/// use bitpack_core::change::{Fingerprint, GroupRecord, write_tracked_flag};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite};
+/// use bitpack::change::{Fingerprint, GroupRecord, write_tracked_flag};
 ///
 /// let mut counter = BitCounter::new();
 /// let health = Fingerprint::of(1, |sink| sink.write_int(90, 0, 100))?;
@@ -66,7 +67,7 @@ impl GroupRecord {
 /// let confirmed = latest;
 /// assert!(!write_tracked_flag(&mut counter, health, &confirmed, &mut latest)?);
 /// assert_eq!(counter.bits_written(), 2);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_tracked_flag<W: BitWrite>(
@@ -88,14 +89,15 @@ pub fn write_tracked_flag<W: BitWrite>(
 /// changes). Returns whether the group's data must follow.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite};
-/// use bitpack_core::change::{Fingerprint, write_delta_flag};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite};
+/// use bitpack::change::{Fingerprint, write_delta_flag};
 ///
 /// let mut counter = BitCounter::new();
 /// let now = Fingerprint::of(1, |s| s.write_compressed_float(1.004, 0.0, 10.0, 0.01))?;
 /// let before = Fingerprint::of(1, |s| s.write_compressed_float(1.001, 0.0, 10.0, 0.01))?;
 /// assert!(!write_delta_flag(&mut counter, now, before)?);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_delta_flag<W: BitWrite>(

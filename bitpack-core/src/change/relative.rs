@@ -21,7 +21,8 @@ pub const NEAR_MAX: i64 = 3;
 /// `[min, max]` (the ranges are not checked here).
 ///
 /// ```
-/// use bitpack_core::change::relative_int_bits;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::relative_int_bits;
 /// assert_eq!(relative_int_bits(102, 100, 0, 1023), 4);  // near: 1 + 3
 /// assert_eq!(relative_int_bits(500, 100, 0, 1023), 11); // far: 1 + 10
 /// ```
@@ -41,8 +42,9 @@ fn is_near(value: i64, baseline: i64) -> bool {
 /// A value out of range is an `Err` and writes nothing.
 ///
 /// ```
-/// use bitpack_core::{BitReader, BitWrite, BitWriter};
-/// use bitpack_core::change::{read_relative_int, write_relative_int};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitReader, BitWrite, BitWriter};
+/// use bitpack::change::{read_relative_int, write_relative_int};
 ///
 /// let mut buf = [0u8; 4];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -53,7 +55,7 @@ fn is_near(value: i64, baseline: i64) -> bool {
 /// let mut reader = BitReader::new(&buf);
 /// assert_eq!(read_relative_int(&mut reader, 100, 0, 1023)?, 98);
 /// assert_eq!(read_relative_int(&mut reader, 100, 0, 1023)?, 700);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_relative_int<W: BitWrite>(
@@ -140,7 +142,8 @@ fn steps_tier(difference: i128, bits: u32) -> u32 {
 /// with at most `max_steps` (the range is not checked here).
 ///
 /// ```
-/// use bitpack_core::change::relative_steps_bits;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::relative_steps_bits;
 /// // 18-bit steps (a position in [-1024, 1024] at 0.01):
 /// assert_eq!(relative_steps_bits(100_003, 100_000, 204_800), 4); // near: 1 + 3
 /// assert_eq!(relative_steps_bits(100_300, 100_000, 204_800), 12); // mid: 2 + 10
@@ -166,8 +169,9 @@ pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
 /// `max_steps` are an `Err` and write nothing.
 ///
 /// ```
-/// use bitpack_core::{BitReader, BitWrite, BitWriter};
-/// use bitpack_core::change::{read_relative_steps, write_relative_steps};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitReader, BitWrite, BitWriter};
+/// use bitpack::change::{read_relative_steps, write_relative_steps};
 ///
 /// let mut buf = [0u8; 8];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -180,7 +184,7 @@ pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
 /// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 100_000);
 /// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 99_700);
 /// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 99_700);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_relative_steps<W: BitWrite>(

@@ -22,8 +22,9 @@ impl Fingerprint {
     /// `start` (alignment padding depends on the position).
     ///
     /// ```
-    /// use bitpack_core::BitWrite;
-    /// use bitpack_core::change::Fingerprint;
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::BitWrite;
+    /// use bitpack::change::Fingerprint;
     ///
     /// let a = Fingerprint::of(0, |sink| sink.write_int(7, 0, 100))?;
     /// let b = Fingerprint::of(0, |sink| sink.write_int(7, 0, 100))?;
@@ -33,7 +34,7 @@ impl Fingerprint {
     /// assert_eq!(a.len(), 7);
     /// // The sink validates like the writer: out of range is an `Err`.
     /// assert!(Fingerprint::of(0, |sink| sink.write_int(101, 0, 100)).is_err());
-    /// # Ok::<(), bitpack_core::Error>(())
+    /// # Ok::<(), bitpack::Error>(())
     /// ```
     #[inline]
     pub fn of(
@@ -64,15 +65,16 @@ impl Fingerprint {
 /// hashes the rest.
 ///
 /// ```
-/// use bitpack_core::BitWrite;
-/// use bitpack_core::change::BitFingerprint;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::BitFingerprint;
 ///
 /// let mut sink = BitFingerprint::starting_at(3);
 /// sink.write_u8(0xAB)?;
 /// sink.write_align()?; // pads to bit 16 as a writer at bit 3 would
 /// assert_eq!(sink.bits_written(), 16);
 /// assert_eq!(sink.finish().len(), 13);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct BitFingerprint {
