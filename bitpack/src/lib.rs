@@ -1,5 +1,5 @@
 #![no_std]
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
 #![doc = include_str!("../docs/derive.md")]
 
 pub use bitpack_core::*;
