@@ -4,6 +4,9 @@
 
 pub use bitpack_core::*;
 
+/// `#[derive(BitPack)]`, its attributes one line each below; [the guide](crate#derivebitpack)
+/// has an example of each.
+///
 #[cfg(feature = "derive")]
 pub use bitpack_derive::BitPack;
 
