@@ -19,6 +19,30 @@
 //! The helpers here ([`write_tracked_flag`], [`write_delta_flag`],
 //! [`Fingerprint::of`], [`write_relative_int`]) are what derived
 //! implementations call; hand-written ones may call them too.
+//!
+//! One tracked group (a health value) over three packets; the peer
+//! acknowledges the first:
+//!
+//! ```
+//! # extern crate bitpack_core as bitpack;
+//! use bitpack::{BitCounter, BitWrite, SnapshotRing};
+//! use bitpack::change::{Fingerprint, GroupRecord, write_tracked_flag};
+//!
+//! let health = Fingerprint::of(1, |s| s.write_int(90, 0, 100))?;
+//! let mut ring: SnapshotRing<GroupRecord, 8> = SnapshotRing::new();
+//! let mut latest = GroupRecord::default();
+//! let mut send = |sequence: u16, ring: &mut SnapshotRing<GroupRecord, 8>| {
+//!     let mut packet = BitCounter::new();
+//!     let sent = write_tracked_flag(&mut packet, health, ring.confirmed(), &mut latest)?;
+//!     ring.insert(sequence, latest);
+//!     Ok::<_, bitpack::Error>(sent)
+//! };
+//! assert!(send(0, &mut ring)?); // never acknowledged: the flag and the data
+//! assert!(send(1, &mut ring)?); // still not acknowledged: sent again
+//! assert!(ring.ack(0));
+//! assert!(!send(2, &mut ring)?); // acknowledged, unchanged: one 0 bit
+//! # Ok::<(), bitpack::Error>(())
+//! ```
 
 mod record;
 pub(crate) mod relative;

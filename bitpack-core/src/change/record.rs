@@ -7,6 +7,27 @@ use crate::write::BitWrite;
 /// What a sender remembers of one change group: a version that moves each
 /// time the group is written with different bits, and the fingerprint of
 /// those bits. The default record stands for "never written".
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::{Fingerprint, GroupRecord};
+///
+/// let full = Fingerprint::of(1, |s| s.write_int(100, 0, 100))?;
+/// let hurt = Fingerprint::of(1, |s| s.write_int(60, 0, 100))?;
+/// let mut latest = GroupRecord::default();
+/// latest.record(full);
+/// latest.record(full); // the same bits: the same version
+/// assert_eq!(latest.version(), 1);
+/// let confirmed = latest; // the peer acknowledged it
+/// assert!(GroupRecord::can_skip(&full, &confirmed, &latest));
+/// assert!(!GroupRecord::can_skip(&hurt, &confirmed, &latest));
+/// latest.record(hurt); // sent, not acknowledged yet
+/// assert_eq!(latest.version(), 2);
+/// // Back at full health, but the peer may hold either packet: sent again.
+/// assert!(!GroupRecord::can_skip(&full, &confirmed, &latest));
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GroupRecord {
     version: u32,

@@ -4,12 +4,43 @@ use super::BitSink;
 use crate::error::{Error, ErrorKind};
 
 /// Bits a [`Fingerprint`] keeps exactly; later bits are hashed.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::{EXACT_BITS, Fingerprint};
+///
+/// // Two groups alike in their first EXACT_BITS bits, different after them.
+/// let group = |last: bool| {
+///     Fingerprint::of(0, |s| {
+///         for _ in 0..EXACT_BITS { s.write_bool(true)?; }
+///         s.write_bool(last)
+///     })
+/// };
+/// assert_eq!(group(true)?.len(), EXACT_BITS as u64 + 1);
+/// assert_ne!(group(true)?, group(false)?); // told apart by the hash of what follows
+/// assert_eq!(group(true)?, group(true)?);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 pub const EXACT_BITS: usize = 128;
 
 /// What a group wrote, in a fixed 32 bytes: its length, its first 128 bits
 /// exactly and a hash of the rest. Two groups of at most 128 bits have equal
 /// fingerprints exactly when they wrote the same bits; longer groups compare
 /// by a 64-bit hash of what follows the first 128 bits.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::Fingerprint;
+///
+/// // Alignment depends on where the group starts: so does the fingerprint.
+/// let at = |start| Fingerprint::of(start, |s| s.write_bytes(&[1, 2]));
+/// assert_eq!(at(3)?, at(3)?);
+/// assert_eq!(at(3)?.len(), 5 + 16);
+/// assert_ne!(at(3)?, at(4)?);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fingerprint {
     exact: u128,
