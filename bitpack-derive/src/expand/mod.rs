@@ -33,7 +33,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let (p, writer, writer_ty, reader) = (&names.runtime, &names.writer, &names.writer_ty, &names.reader);
     let input = plan.input;
     let name = &input.ident;
-    let consts = plan.consts.iter().map(checks::constant);
+    let consts = plan.consts.iter().map(|constant| checks::constant(&names, constant));
     let checks = plan.checks.iter().map(|check| checks::check(&names, check));
     let mut parts = match &plan.body {
         Body::Struct(fields) => body::structure(&names, fields),

@@ -29,13 +29,17 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
                 "#[quantize] needs an `f32` or `f64` field, not `{written}`; use #[bits(min, max)] for integers"
             )
         }
-        Shape::Bool | Shape::String => format!(
+        Shape::Bool | Shape::String | Shape::Str => format!(
             "#[quantize] needs an `f32` or `f64` field, not `{written}`; make the field an `f32` or `f64` \
              (or an `Option`, array, tuple or `Vec` of them)"
         ),
+        Shape::Quaternion => format!(
+            "a quaternion (`{written}`) takes #[quantize(bits = N)], its smallest three at N bits per \
+             component (as in bits = 9), not `min`, `max` and `res`"
+        ),
         Shape::Nested => format!(
-            "#[quantize] needs an `f32` or `f64` field, not `{written}`; make the field an `f32` or `f64`, \
-             or quantize the float fields of `{written}` where it derives BitPack"
+            "#[quantize] needs an `f32` or `f64` field, not `{written}`; quantize the float fields of \
+             `{written}` where it derives BitPack, or send it with #[bitpack(with = module)]"
         ),
         // Containers pass it on to their values.
         _ => return None,
@@ -46,36 +50,7 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
 }
 
 fn steps<'a>(planner: &mut Planner<'a>, quantize: &'a Quantize, float: FloatTy) -> Steps {
-    let min = float_value(planner, &quantize.min, "min");
-    let max = float_value(planner, &quantize.max, "max");
-    let res = float_value(planner, &quantize.res, "res");
-    // Literals are read as f32 here: for an f64 field only the checks that
-    // cannot be wrong in f32 run now, the rest at compile time.
-    if let (Some(min), Some(max), FloatTy::F32) = (min, max, float) {
-        if min >= max {
-            planner
-                .errors
-                .at(quantize.min.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
-        } else if !(max - min).is_finite() {
-            planner.errors.spanned(&quantize.max.expr, "`max - min` overflows f32; narrow the range");
-        } else if let Some(res) = res
-            && res > 0.0
-            && quantize_problem(min, max, res).is_some()
-        {
-            // Bounds and `res` are fine, so what the core refuses is the step count.
-            planner.errors.spanned(
-                &quantize.res.expr,
-                "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
-            );
-        }
-    }
-    if let Some(res) = res
-        && res <= 0.0
-    {
-        planner
-            .errors
-            .spanned(&quantize.res.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
-    }
+    check_steps(planner, [&quantize.min, &quantize.max, &quantize.res], float);
     let ty = ConstTy::Float(float);
     let steps = Steps {
         min: planner.constant(ty, &quantize.min, Role::Min),
@@ -89,17 +64,72 @@ fn steps<'a>(planner: &mut Planner<'a>, quantize: &'a Quantize, float: FloatTy) 
     steps
 }
 
-/// A literal float value (integer literals count), checked to be finite.
-fn float_value(planner: &mut Planner<'_>, value: &Value, key: &str) -> Option<f32> {
-    let Some(float) = value.as_f32() else {
-        if let Literal::Float(_) = value.literal {
-            planner.errors.spanned(&value.expr, format!("`{key}` is not a number an f32 can hold"));
+/// Checks what the derive can of one declaration's literals (`min`, `max`,
+/// `res`): a scalar field's, or one axis of a vector's. What it cannot
+/// check (paths, and for an `f64` what f32 cannot tell) the compiler does.
+pub fn check_steps(
+    planner: &mut Planner<'_>,
+    [min_value, max_value, res_value]: [&Value; 3],
+    float: FloatTy,
+) {
+    let min = float_value(planner, min_value, "min", float);
+    let max = float_value(planner, max_value, "max", float);
+    let res = float_value(planner, res_value, "res", float);
+    // Literals are read as f32 here: for an f64 field only the checks that
+    // cannot be wrong in f32 run now, the rest at compile time.
+    if let (Some(min), Some(max), FloatTy::F32) = (min, max, float) {
+        if min >= max {
+            planner
+                .errors
+                .at(min_value.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
+        } else if !(max - min).is_finite() {
+            planner.errors.spanned(&max_value.expr, "`max - min` overflows f32; narrow the range");
+        } else if let Some(res) = res
+            && res > 0.0
+            && quantize_problem(min, max, res).is_some()
+        {
+            // Bounds and `res` are fine, so what the core refuses is the step count.
+            planner.errors.spanned(
+                &res_value.expr,
+                "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
+            );
+        }
+    }
+    if let Some(res) = res
+        && res <= 0.0
+    {
+        planner.errors.spanned(&res_value.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
+    }
+}
+
+/// A literal float value (integer literals count), checked to be finite;
+/// an array (per-axis bounds) is a mistake on a scalar.
+fn float_value(planner: &mut Planner<'_>, value: &Value, key: &str, float: FloatTy) -> Option<f32> {
+    let Some(number) = value.as_f32() else {
+        match value.literal {
+            Literal::Float(_) => {
+                planner.errors.spanned(&value.expr, format!("`{key}` is not a number an f32 can hold"))
+            }
+            Literal::Array(_) => {
+                let example = if float == FloatTy::F32 { "Vec3" } else { "DVec3" };
+                planner.errors.spanned(&value.expr, per_axis_on_scalar(key, float.name(), example))
+            }
+            Literal::Int(_) | Literal::Opaque => {}
         }
         return None;
     };
-    if !float.is_finite() {
+    if !number.is_finite() {
         planner.errors.spanned(&value.expr, format!("`{key}` must be a finite f32"));
         return None;
     }
-    Some(float)
+    Some(number)
+}
+
+/// An array bound (one per axis) on a scalar of type `scalar`; `example`
+/// names a glam vector of that scalar.
+pub fn per_axis_on_scalar(key: &str, scalar: &str, example: &str) -> String {
+    format!(
+        "`{key}` gives one bound per axis, but `{scalar}` is one value; give one number, or make the field \
+         a vector (glam's `{example}`, mint's `Vector3<{scalar}>`...)"
+    )
 }
