@@ -81,7 +81,12 @@ fn plan_struct(attrs: &[&FieldAttrs], fields: &[ir::Field<'_>], errors: &mut Err
                     plan.records += 1;
                 }
             },
-            Some(None) if matches!(shape(field.ty), Shape::Nested) => {
+            // A named type through its own `BitPack` nests its groups (a
+            // vector, a quaternion or a `with` field is a group of its own).
+            Some(None)
+                if matches!(shape(field.ty), Shape::Nested)
+                    && matches!(field.encoding, Some(Encoding::Nested(_))) =>
+            {
                 plan.items.push(ChangeItem::Nested { record: plan.records, slot: slots, field: position });
                 plan.records += 1;
                 slots += 1;

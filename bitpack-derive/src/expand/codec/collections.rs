@@ -34,10 +34,15 @@ fn write_closure(names: &Names, encoding: &Encoding<'_>, local: TokenStream, dep
     })
 }
 
-/// `|reader| Ok(READ)`: reads one value, `depth` containers down.
+/// `|reader| { let value = READ; Ok(value) }`: reads one value, `depth`
+/// containers down (`READ` ends in `?`: not `Ok(READ)`, which lints).
 fn read_closure(names: &Names, encoding: &Encoding<'_>, depth: usize) -> TokenStream {
     let (p, reader, read) = (&names.runtime, &names.reader, codec(encoding).read(names, depth + 1));
-    quote!(|#reader| #p::Ok(#read))
+    let value = names.element(depth);
+    quote!(|#reader| {
+        let #value = #read;
+        #p::Ok(#value)
+    })
 }
 
 impl Codec for Collection<'_> {
