@@ -36,7 +36,6 @@ mod relative;
 pub mod smallest_three;
 #[cfg(feature = "alloc")]
 pub mod sync;
-#[doc(hidden)]
 pub mod with;
 mod write;
 mod writer;

@@ -4,7 +4,7 @@
 //! flag then its fields, a nested type's own groups after its flag.
 
 use crate::expand::codec::{RelativeCoding, codec};
-use crate::expand::generics::{bitpack_bounded, bound_changes};
+use crate::expand::generics::{bitpack_bounded, bound_changes, bound_geometry};
 use crate::expand::items;
 use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
@@ -65,6 +65,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let checks = code.relative_checks();
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
+    bound_geometry(names, fields.encodings(), generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #(#checks)*

@@ -57,6 +57,8 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let (min_bits, schema, read_body) = (parts.min_bits, parts.schema, parts.read_body);
     let (mut generics, bounded) = generics::bitpack_bounded(&names, &input.generics);
     generics::bound_scoped(&names, &plan.body, &bounded, generics.make_where_clause());
+    let encodings = plan.body.field_lists().flat_map(|fields| fields.encodings());
+    generics::bound_geometry(&names, encodings, generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let scope = scope.map(|scope| scope.expand(&names, name, (&impl_generics, &ty_generics, where_clause)));
     let changes = match (&plan.changes, &plan.body) {

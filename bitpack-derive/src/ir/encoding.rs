@@ -95,6 +95,7 @@ pub struct Nested<'a> {
 /// `#[bitpack(with = path)]`: the field through `path::write`, `path::read`
 /// and `path::{MAX_BITS, MIN_BITS, SCHEMA}`.
 pub struct With<'a> {
+    pub ty: &'a Type,
     pub path: &'a Path,
 }
 

@@ -288,6 +288,22 @@ fn is_str(ty: &Type) -> bool {
     matches!(ty, Type::Path(path) if path.qself.is_none() && path.path.is_ident("str"))
 }
 
+/// The name of glam's 3-axis vector of `scalar`, for messages.
+pub fn glam_vector3(scalar: Scalar) -> &'static str {
+    match scalar {
+        Scalar::Float(FloatTy::F32) => "Vec3",
+        Scalar::Float(FloatTy::F64) => "DVec3",
+        Scalar::Int(IntTy::U32) => "UVec3",
+        Scalar::Int(IntTy::I8) => "I8Vec3",
+        Scalar::Int(IntTy::U8) => "U8Vec3",
+        Scalar::Int(IntTy::I16) => "I16Vec3",
+        Scalar::Int(IntTy::U16) => "U16Vec3",
+        Scalar::Int(IntTy::I64) => "I64Vec3",
+        Scalar::Int(IntTy::U64) => "U64Vec3",
+        Scalar::Int(_) => "IVec3",
+    }
+}
+
 /// A glam vector's component type and axes, by its name.
 fn glam_vector(name: &str) -> Option<(Scalar, usize)> {
     if name == "Vec3A" {

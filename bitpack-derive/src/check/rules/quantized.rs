@@ -8,7 +8,7 @@ use crate::check::reach::Used;
 use crate::ir::consts::{Check, ConstTy, Role, Steps};
 use crate::ir::encoding::{Encoding, Float};
 use crate::parse::attrs::Quantize;
-use crate::parse::ty::{FloatTy, Shape, written};
+use crate::parse::ty::{FloatTy, Scalar, Shape, glam_vector3, written};
 use crate::parse::value::{Literal, Value};
 use bitpack_core::__private::quantize_problem;
 
@@ -111,8 +111,7 @@ fn float_value(planner: &mut Planner<'_>, value: &Value, key: &str, float: Float
                 planner.errors.spanned(&value.expr, format!("`{key}` is not a number an f32 can hold"))
             }
             Literal::Array(_) => {
-                let example = if float == FloatTy::F32 { "Vec3" } else { "DVec3" };
-                planner.errors.spanned(&value.expr, per_axis_on_scalar(key, float.name(), example))
+                planner.errors.spanned(&value.expr, per_axis_on_scalar(key, Scalar::Float(float)))
             }
             Literal::Int(_) | Literal::Opaque => {}
         }
@@ -125,11 +124,15 @@ fn float_value(planner: &mut Planner<'_>, value: &Value, key: &str, float: Float
     Some(number)
 }
 
-/// An array bound (one per axis) on a scalar of type `scalar`; `example`
-/// names a glam vector of that scalar.
-pub fn per_axis_on_scalar(key: &str, scalar: &str, example: &str) -> String {
+/// An array bound (one per axis) on a scalar field of type `scalar`.
+pub fn per_axis_on_scalar(key: &str, scalar: Scalar) -> String {
+    let name = match scalar {
+        Scalar::Int(int) => int.name(),
+        Scalar::Float(float) => float.name(),
+    };
     format!(
-        "`{key}` gives one bound per axis, but `{scalar}` is one value; give one number, or make the field \
-         a vector (glam's `{example}`, mint's `Vector3<{scalar}>`...)"
+        "`{key}` gives one bound per axis, but `{name}` is one value; give one number, or make the field \
+         a vector (glam's `{}`, mint's `Vector3<{name}>`...)",
+        glam_vector3(scalar)
     )
 }

@@ -7,7 +7,7 @@ use crate::check::rules::quantized::per_axis_on_scalar;
 use crate::ir::consts::{Check, ConstTy, Range, Role};
 use crate::ir::encoding::{Encoding, Int};
 use crate::parse::attrs::Bits;
-use crate::parse::ty::{IntTy, Shape, written};
+use crate::parse::ty::{IntTy, Scalar, Shape, written};
 use crate::parse::value::{self, Literal, Value};
 
 pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
@@ -100,8 +100,7 @@ fn int_value(planner: &mut Planner<'_>, int: IntTy, value: &Value, key: &str) ->
             Known::Mistaken
         }
         Literal::Array(_) => {
-            let example = if int == IntTy::U32 { "UVec3" } else { "IVec3" };
-            planner.errors.spanned(&value.expr, per_axis_on_scalar(key, int.name(), example));
+            planner.errors.spanned(&value.expr, per_axis_on_scalar(key, Scalar::Int(int)));
             Known::Mistaken
         }
         Literal::Opaque => Known::Opaque,

@@ -38,5 +38,5 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
         }
     }
     planner.checks.push(Check::With { path: with.value.clone() });
-    Some(Encoding::With(With { path: &with.value }))
+    Some(Encoding::With(With { ty: slot.ty, path: &with.value }))
 }

@@ -24,9 +24,17 @@ impl Codec for With<'_> {
         at(path, quote!(#path::write(#reference, #writer)?;))
     }
 
-    fn read(&self, names: &Names, _: usize) -> TokenStream {
-        let (path, reader) = (self.path, &names.reader);
-        at(path, quote!(#path::read(#reader)?))
+    /// Read into a local of the field's type: a `read` for another type is
+    /// a mismatch at the path, not at the derive.
+    fn read(&self, names: &Names, depth: usize) -> TokenStream {
+        let (path, ty, reader, value) = (self.path, self.ty, &names.reader, names.value(depth));
+        at(
+            path,
+            quote!({
+                let #value: #ty = #path::read(#reader)?;
+                #value
+            }),
+        )
     }
 
     fn max_bits(&self, _: &Names) -> TokenStream {
@@ -47,11 +55,7 @@ impl Codec for With<'_> {
 
 /// `MIN_BITS` above `MAX_BITS` fails the build at the path.
 pub fn with_check(names: &Names, path: &Path) -> TokenStream {
-    let p = &names.runtime;
-    problem_check(
-        names,
-        path.span(),
-        quote!(#p::with_bits_problem(#path::MIN_BITS, #path::MAX_BITS)),
-        Problem::Str,
-    )
+    let (p, span) = (&names.runtime, path.span());
+    let problem = at(path, quote!(#p::with_bits_problem(#path::MIN_BITS, #path::MAX_BITS)));
+    problem_check(names, span, problem, Problem::Str)
 }
