@@ -5,6 +5,7 @@
 //! bytes the same error at the same bit (fused runs and their fallback
 //! included); and in deltas, relative coding against the baseline.
 
+mod counting_allocator;
 mod types_support;
 
 use bitpack::__private::{quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u8};
@@ -445,4 +446,53 @@ fn tracked_changes_send_vectors_and_quaternions_whole() {
     let mut counter = BitCounter::new();
     still.write_changes(&mut counter, &confirmed, &mut latest).unwrap();
     assert_eq!(counter.bits_written(), 3);
+}
+
+/// Writing, measuring and reading vectors and quaternions allocates
+/// nothing; nor does writing the collections but a `HashMap` or `HashSet`
+/// (sorted on write).
+#[test]
+fn geometry_and_collection_writes_allocate_nothing() {
+    use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+    let value = sample();
+    let mut buf = [0u8; 64];
+    let (bytes, usage) = counting_allocator::measure(|| {
+        let used = bitpack::encode_into(&value, &mut buf).unwrap();
+        let bits = bitpack::measure(&value).unwrap();
+        let back = Geometry::read_from(&mut BitReader::new(&buf[..used])).unwrap();
+        (used, bits, back.flag)
+    });
+    assert_eq!(bytes, (GEOMETRY_BITS.div_ceil(8), GEOMETRY_BITS, true));
+    assert_eq!(usage.allocations, 0);
+
+    #[derive(BitPack)]
+    struct Collections {
+        #[bitpack(max_len = 8)]
+        name: Box<str>,
+        #[bitpack(max_len = 4)]
+        recent: VecDeque<u16>,
+        #[bitpack(max_len = 4)]
+        sorted: BTreeMap<u8, Rc<str>>,
+        #[bitpack(max_len = 4)]
+        seen: BTreeSet<char>,
+        #[bitpack(max_len = 4)]
+        slots: Arc<[i8]>,
+    }
+    let collections = Collections {
+        name: "ferris".into(),
+        recent: VecDeque::from(vec![1, 2, 3]),
+        sorted: BTreeMap::from([(2, Rc::from("b")), (1, Rc::from("a"))]),
+        seen: BTreeSet::from(['a', 'z']),
+        slots: Arc::from(vec![-1, 1]),
+    };
+    let ((), usage) = counting_allocator::measure(|| {
+        bitpack::encode_into(&collections, &mut buf).unwrap();
+        bitpack::measure(&collections).unwrap();
+    });
+    assert_eq!(usage.allocations, 0);
+    #[derive(BitPack)]
+    struct Hashed(#[bitpack(max_len = 4)] HashMap<u8, u8>);
+    let hashed = Hashed(HashMap::from([(1, 2), (3, 4), (5, 6)]));
+    let (used, _) = counting_allocator::measure(|| bitpack::encode_into(&hashed, &mut buf).unwrap());
+    assert_eq!(used, (3 + 3 * 16usize).div_ceil(8));
 }
