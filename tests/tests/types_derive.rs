@@ -6,6 +6,7 @@
 //! included); and in deltas, relative coding against the baseline.
 
 mod counting_allocator;
+mod outcomes;
 mod types_support;
 
 use bitpack::__private::{quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u8};
@@ -13,6 +14,7 @@ use bitpack::{
     BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind, smallest_three,
 };
 use glam::{DVec3, IVec2, Quat, U8Vec3, Vec3};
+use outcomes::{outcome, read_outcome};
 use proptest::prelude::*;
 use std::num::NonZeroU16;
 use std::rc::Rc;
@@ -94,33 +96,6 @@ fn sample() -> Geometry {
         raw_rotation: [0.0, 0.0, 0.38268343, 0.9238795],
         flag: true,
     }
-}
-
-/// A write's outcome: bytes and bits, or the error and where the writer stands.
-fn outcome(
-    buf_len: usize,
-    write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>,
-) -> Result<(Vec<u8>, usize), (Error, usize)> {
-    let mut buf = vec![0u8; buf_len];
-    let mut writer = BitWriter::new(&mut buf);
-    match write(&mut writer) {
-        Ok(()) => {
-            let bits = writer.bits_written();
-            let used = writer.finish().map_err(|e| (e, bits))?;
-            Ok((buf[..used].to_vec(), bits))
-        }
-        Err(error) => Err((error, writer.bits_written())),
-    }
-}
-
-/// A read's outcome, compared through `Debug`, and where the reader stands.
-fn read_outcome(
-    bytes: &[u8],
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<Geometry, Error>,
-) -> (String, usize) {
-    let mut reader = BitReader::new(bytes);
-    let result = read(&mut reader);
-    (format!("{result:?}"), reader.bits_read())
 }
 
 #[test]

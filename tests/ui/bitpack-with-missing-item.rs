@@ -1,16 +1,8 @@
+#[path = "support/u32_bits.rs"]
+mod u32_bits;
+
 mod id_bits {
-    use bitpack::{BitPack, BitReader, BitWrite, Error};
-
-    pub const MAX_BITS: usize = 32;
-    pub const SCHEMA: u64 = <u32 as BitPack>::SCHEMA;
-
-    pub fn write<W: BitWrite>(value: &u32, writer: &mut W) -> Result<(), Error> {
-        value.write_to(writer)
-    }
-
-    pub fn read(reader: &mut BitReader<'_>) -> Result<u32, Error> {
-        u32::read_from(reader)
-    }
+    pub use super::u32_bits::{MAX_BITS, SCHEMA, read, write};
 }
 
 #[derive(bitpack::BitPack)]
