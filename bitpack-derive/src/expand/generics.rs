@@ -75,26 +75,25 @@ pub fn bound_geometry<'e>(
     encodings: impl Iterator<Item = &'e Encoding<'e>>,
     where_clause: &mut WhereClause,
 ) {
+    let mut bounded = std::collections::HashSet::new();
     for encoding in encodings.flat_map(Encoding::walk) {
-        match encoding {
+        let (ty, bound) = match encoding {
             Encoding::Vector(Vector { ty, axes, bounds }) => {
-                let p = respan(&names.runtime.to_token_stream(), ty.span());
                 let scalar = match bounds {
                     AxisBounds::Quantized(float, _) => primitive_float(*float),
                     AxisBounds::Ranged(int, _) => primitive_int(*int),
                 };
                 let axes = proc_macro2::Literal::usize_unsuffixed(*axes);
-                where_clause
-                    .predicates
-                    .push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::Axes<#scalar, #axes>));
+                (ty, quote::quote!(Axes<#scalar, #axes>))
             }
-            Encoding::Rotation(Rotation { ty, .. }) => {
-                let p = respan(&names.runtime.to_token_stream(), ty.span());
-                where_clause
-                    .predicates
-                    .push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::smallest_three::Quaternion));
-            }
-            _ => {}
+            Encoding::Rotation(Rotation { ty, .. }) => (ty, quote::quote!(smallest_three::Quaternion)),
+            _ => continue,
+        };
+        // One bound per type and trait, however many fields need it.
+        if bounded.insert(format!("{} {bound}", ty.to_token_stream())) {
+            let p = respan(&names.runtime.to_token_stream(), ty.span());
+            let bound = respan(&bound, ty.span());
+            where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::#bound));
         }
     }
 }
