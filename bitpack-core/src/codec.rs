@@ -1,11 +1,11 @@
 //! Whole-value entry points: encode, decode and measure a [`BitPack`] value.
 
-use crate::counter::BitCounter;
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::reader::BitReader;
+use crate::sink::counter::BitCounter;
+use crate::sink::writer::BitWriter;
 use crate::write::BitWrite;
-use crate::writer::BitWriter;
 
 /// The exact number of bits `value` writes, without writing them.
 ///

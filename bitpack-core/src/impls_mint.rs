@@ -2,12 +2,14 @@
 //! for any component type that is `BitPack`. Each is its components in
 //! order (`x, y, z, w`; a quaternion's scalar part `s` last), written
 //! exactly as the array of them: the same bits, `MAX_BITS`, `MIN_BITS` and
-//! `SCHEMA` as `[T; N]`. The derive's per-axis bounds reach them through
-//! [`Axes`], its smallest-three quaternions through [`Quaternion`].
+//! `SCHEMA` as `[T; N]`, and like it failing whole (a failed write leaves
+//! the writer as it was, a failed read the reader where it was). The
+//! derive's per-axis bounds reach them through [`Axes`], its smallest-three
+//! quaternions through [`Quaternion`].
 
 use crate::error::Error;
 use crate::pack::BitPack;
-use crate::private::Axes;
+use crate::private::{Axes, read_atomic, write_atomic};
 use crate::reader::BitReader;
 use crate::smallest_three::{Component, Quaternion};
 use crate::write::BitWrite;
@@ -21,13 +23,15 @@ macro_rules! components {
 
             #[inline(always)]
             fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-                $(self.$field.write_to(writer)?;)*
-                Ok(())
+                write_atomic(writer, |writer| {
+                    $(self.$field.write_to(writer)?;)*
+                    Ok(())
+                })
             }
 
             #[inline(always)]
             fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-                Ok(mint::$ty { $($field: T::read_from(reader)?),* })
+                read_atomic(reader, |reader| Ok(mint::$ty { $($field: T::read_from(reader)?),* }))
             }
         }
 
@@ -63,14 +67,18 @@ impl<T: BitPack> BitPack for mint::Quaternion<T> {
 
     #[inline(always)]
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        self.v.write_to(writer)?;
-        self.s.write_to(writer)
+        write_atomic(writer, |writer| {
+            self.v.write_to(writer)?;
+            self.s.write_to(writer)
+        })
     }
 
     #[inline(always)]
     fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        let v = mint::Vector3::read_from(reader)?;
-        Ok(mint::Quaternion { v, s: T::read_from(reader)? })
+        read_atomic(reader, |reader| {
+            let v = mint::Vector3::read_from(reader)?;
+            Ok(mint::Quaternion { v, s: T::read_from(reader)? })
+        })
     }
 }
 

@@ -60,6 +60,6 @@ pub trait BitPack: Sized {
     #[cfg(feature = "alloc")]
     #[inline]
     fn read_boxed(reader: &mut BitReader<'_>) -> Result<alloc::boxed::Box<Self>, Error> {
-        crate::private::read_box(reader, Self::read_from)
+        crate::boxed::read_box(reader, Self::read_from)
     }
 }

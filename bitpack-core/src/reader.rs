@@ -1,13 +1,14 @@
 //! The reader: every bound checked, nothing read past the slice.
 
-use crate::bits::{bit_length_u128, bits_required, bits_required64, bits_required128, low_mask};
+use crate::bits::{
+    Nul, align_padding, bit_length_u128, bits_required, bits_required64, bits_required128, has_nul, low_mask,
+};
 use crate::error::{Error, ErrorKind};
 use crate::quantize::{Quantizer, Quantizer64};
 use crate::relative::{
     ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, ACK_WINDOW, LAST_TIER_HIGH, RELATIVE_TIERS, RelativeInt,
     SEQUENCE_WRAP, ack_delta, tier_bits,
 };
-use crate::write::{Nul, align_padding, has_nul};
 
 /// Reads what a [`crate::BitWriter`] wrote, with the same parameters.
 ///

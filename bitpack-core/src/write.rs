@@ -5,7 +5,9 @@
 //! [`crate::BitCounter`]) implement only the raw pushes, so what is written
 //! and what is counted cannot drift apart, and both refuse the same values.
 
-use crate::bits::{bit_length_u128, bits_required, bits_required64, bits_required128};
+use crate::bits::{
+    Nul, align_padding, bit_length_u128, bits_required, bits_required64, bits_required128, has_nul,
+};
 use crate::error::{Error, ErrorKind};
 use crate::quantize::{Quantizer, Quantizer64};
 use crate::relative::{
@@ -13,148 +15,7 @@ use crate::relative::{
     tier_bits,
 };
 
-pub(crate) mod sink {
-    use crate::error::Error;
-
-    /// The raw bit sink under [`super::BitWrite`]. Callers have validated
-    /// every value and reserved room before pushing.
-    pub trait BitSink {
-        /// A saved state of the sink: what [`BitSink::rewind`] puts back.
-        type Checkpoint: Copy;
-        /// The sink's state now: a few words, copied.
-        fn checkpoint(&self) -> Self::Checkpoint;
-        /// Puts the sink back to `checkpoint`, taken from it earlier: its
-        /// position and the bits it held then, as if nothing had been
-        /// pushed since.
-        fn rewind(&mut self, checkpoint: Self::Checkpoint);
-        /// Bits pushed so far.
-        fn position(&self) -> usize;
-        /// `Ok` when `bits` more bits fit; nothing is written either way.
-        fn reserve(&self, bits: usize) -> Result<(), Error>;
-        /// Appends the low `bits` bits of `value` (`bits` in `0..=64`, the
-        /// bits above them zero), low bit first.
-        fn push(&mut self, value: u64, bits: u32);
-        /// Appends whole bytes; the position is a multiple of 8.
-        fn push_aligned_bytes(&mut self, bytes: &[u8]);
-    }
-
-    /// Room for many writes checked at once: what a derived `write_to` asks
-    /// for its whole `MAX_BITS` before writing its fields.
-    pub trait Reserve {
-        /// The sink with the room already checked.
-        type Reserved<'s>: super::BitWrite
-        where
-            Self: 's;
-
-        /// The sink with its per-write room checks turned off, or `None`
-        /// when `bits` more bits may not fit (then nothing changes: the
-        /// caller writes through the checked sink instead). On an already
-        /// reserved sink this is always `Some`: the outer reservation
-        /// covers every nested one.
-        fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>>;
-    }
-
-    /// A sink inside a reservation: pushes go to the inner sink, room checks
-    /// pass. Values are still validated by [`super::BitWrite`]'s methods,
-    /// and the position still counts every bit, so a reserved write writes
-    /// and refuses exactly what a checked one does. Should a `MAX_BITS`
-    /// lie and the writes overrun, `BitWriter` drops the words past its
-    /// buffer and `finish` refuses with `BufferFull`.
-    #[derive(Debug)]
-    pub struct Reserved<'s, S: BitSink> {
-        pub(crate) sink: &'s mut S,
-    }
-
-    impl<S: BitSink> BitSink for Reserved<'_, S> {
-        type Checkpoint = S::Checkpoint;
-
-        #[inline(always)]
-        fn checkpoint(&self) -> S::Checkpoint {
-            self.sink.checkpoint()
-        }
-
-        #[inline(always)]
-        fn rewind(&mut self, checkpoint: S::Checkpoint) {
-            self.sink.rewind(checkpoint);
-        }
-
-        #[inline(always)]
-        fn position(&self) -> usize {
-            self.sink.position()
-        }
-
-        #[inline(always)]
-        fn reserve(&self, _bits: usize) -> Result<(), Error> {
-            Ok(())
-        }
-
-        #[inline(always)]
-        fn push(&mut self, value: u64, bits: u32) {
-            self.sink.push(value, bits);
-        }
-
-        #[inline(always)]
-        fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-            self.sink.push_aligned_bytes(bytes);
-        }
-    }
-
-    impl<'r, S: BitSink> Reserve for Reserved<'r, S> {
-        type Reserved<'s>
-            = Reserved<'s, S>
-        where
-            Self: 's;
-
-        #[inline(always)]
-        fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
-            Some(Reserved { sink: &mut *self.sink })
-        }
-    }
-
-    /// `Reserve` for a checked sink: one room check for all the bits.
-    macro_rules! reserve_checked {
-        ($($sink:ty),*) => {$(
-            impl<'a> Reserve for $sink {
-                type Reserved<'s>
-                    = Reserved<'s, $sink>
-                where
-                    Self: 's;
-
-                #[inline(always)]
-                fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>> {
-                    self.reserve(bits).ok()?;
-                    Some(Reserved { sink: self })
-                }
-            }
-        )*};
-    }
-
-    reserve_checked!(crate::BitWriter<'a>, crate::BitCounter, crate::change::BitFingerprint);
-}
-
-use sink::{BitSink, Reserve};
-
-/// Whether `bytes` holds a NUL, eight bytes at a time: the early-exit byte
-/// loop `contains` compiles to was about half the cost of counting an object.
-#[inline(always)]
-pub(crate) fn has_nul(bytes: &[u8]) -> bool {
-    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-    let (words, rest) = bytes.as_chunks::<8>();
-    let mut found = false;
-    for word in words {
-        let word = u64::from_le_bytes(*word);
-        // Nonzero exactly when some byte of `word` is zero.
-        found |= word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS != 0;
-    }
-    rest.iter().fold(found, |found, &byte| found | (byte == 0))
-}
-
-/// Bits of zero padding from `position` to the next byte boundary.
-#[inline(always)]
-pub(crate) const fn align_padding(position: usize) -> u32 {
-    ((8 - (position & 7)) & 7) as u32
-}
+use crate::sink::{BitSink, Reserve};
 
 /// `bits` more bits, or `None` when that overflows `usize`.
 #[inline(always)]
@@ -485,13 +346,29 @@ pub trait BitWrite: BitSink + Reserve {
 
 impl<S: BitSink + Reserve + ?Sized> BitWrite for S {}
 
-/// Whether a string may hold NUL bytes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Nul {
-    /// The reference's strings: a C++ reader would cut the text at a NUL.
-    Refused,
-    /// Derived `String` fields, read only by bitpack: NUL is a byte.
-    Allowed,
+/// Runs `write` as one write of a value: on `Err` the writer is put back
+/// exactly as it was (its position, and the bits it held), so what follows
+/// is written where the value would have started. One saved state, a few
+/// words, put back on the cold path.
+///
+/// Generated code: the body of `write_to` (and of `write_changes`,
+/// `write_delta`) as `#p::write_atomic(__writer, |__writer| { BODY })`.
+#[inline(always)]
+pub fn write_atomic<W: BitWrite + ?Sized, R>(
+    writer: &mut W,
+    write: impl FnOnce(&mut W) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let start = writer.checkpoint();
+    let result = write(writer);
+    if result.is_err() {
+        rewind_writer(writer, start);
+    }
+    result
+}
+
+#[cold]
+fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
+    writer.rewind(start);
 }
 
 /// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
@@ -564,24 +441,5 @@ fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {
     } else {
         sink.push(value as u64, 64);
         sink.push((value >> 64) as u64, bits - 64);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::has_nul;
-
-    #[test]
-    fn has_nul_finds_a_zero_at_every_position() {
-        for len in 0..40 {
-            let mut bytes = [0x80u8; 40];
-            assert!(!has_nul(&bytes[..len]), "no NUL in {len} bytes");
-            for at in 0..len {
-                bytes[at] = 0;
-                assert!(has_nul(&bytes[..len]), "NUL at {at} of {len}");
-                bytes[at] = if at % 2 == 0 { 0x01 } else { 0xFF };
-            }
-            assert!(!has_nul(&bytes[..len]), "0x01 and 0xFF are not NUL");
-        }
     }
 }

@@ -49,9 +49,11 @@
 //! │       ├── mod.rs              each field list beside its plan
 //! │       ├── adaptive_groups.rs  adaptive(group) into one item
 //! │       ├── change_groups.rs    #[change_group] and relative into Changes
+//! │       ├── recursion.rs        a type that holds itself, refused at the field
 //! │       └── runs.rs             fixed-width fields fused into runs
 //! └── expand/                     the impls; cannot fail
 //!     ├── mod.rs                  the BitPack impl around the parts
+//!     ├── atomic.rs               bodies that fail whole (write_atomic, read_atomic)
 //!     ├── names.rs                every generated name, and Access
 //!     ├── runtime.rs              the runtime items per integer and float type
 //!     ├── codec/                  one file per encoding family, all its views

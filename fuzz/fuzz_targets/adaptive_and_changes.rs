@@ -7,4 +7,7 @@ mod bits;
 #[path = "../logic/adaptive_and_changes.rs"]
 mod logic;
 
-libfuzzer_sys::fuzz_target!(|bytes: &[u8]| logic::check(bytes));
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| {
+    logic::check(bytes);
+    logic::check_delta_exactly(bytes);
+});

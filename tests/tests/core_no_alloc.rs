@@ -1,5 +1,6 @@
-//! No write or read path allocates, bar `read_wstr`: a counting global
-//! allocator (per thread) watches every operation.
+//! No write or read path allocates, bar `read_wstr` (and, on write, the
+//! sort of a `HashMap` or `HashSet`): a counting global allocator (per
+//! thread) watches every operation.
 
 mod counting_allocator;
 
@@ -99,4 +100,42 @@ fn arrays_and_tuples_read_without_allocating() {
     // A truncated array is an error, still without allocating.
     assert!(bitpack::decode::<([f32; 3], [u16; 4], Option<[i8; 2]>)>(&buf[..used - 2]).is_err());
     assert_eq!(allocations(), start);
+}
+
+/// The one write that allocates: a `HashMap` or `HashSet` not iterating in
+/// ascending order sorts references to its entries (one `Vec` of `len`).
+#[test]
+fn only_hash_maps_and_sets_allocate_to_sort_on_write() {
+    use bitpack::__private::{write_map, write_sequence, write_set};
+    use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+    use std::hash::{BuildHasherDefault, DefaultHasher};
+    type Fixed = BuildHasherDefault<DefaultHasher>;
+    let tree: BTreeMap<u16, u8> = (0..50).map(|key| (key * 7, key as u8)).collect();
+    let hash: HashMap<u16, u8, Fixed> = tree.iter().map(|(&key, &value)| (key, value)).collect();
+    assert!(!hash.keys().is_sorted(), "a hash map iterating in order would not sort");
+    let tree_set: BTreeSet<u16> = tree.keys().copied().collect();
+    let hash_set: HashSet<u16, Fixed> = tree.keys().copied().collect();
+    let deque: VecDeque<u16> = tree.keys().copied().collect();
+    let key = |writer: &mut BitWriter<'_>, key: &u16| writer.write_u16(*key);
+    let value = |writer: &mut BitWriter<'_>, value: &u8| writer.write_u8(*value);
+    let written = |write: &mut dyn FnMut(&mut BitWriter<'_>) -> Result<(), Error>| {
+        let mut buf = [0u8; 256];
+        let mut writer = BitWriter::new(&mut buf);
+        let (result, usage) = counting_allocator::measure(|| write(&mut writer));
+        result.expect("writes");
+        let used = writer.finish().expect("fits");
+        (buf[..used].to_vec(), usage)
+    };
+    let (tree_bytes, usage) = written(&mut |writer| write_map(writer, &tree, 64, key, value));
+    assert_eq!(usage.allocations, 0);
+    let (hash_bytes, usage) = written(&mut |writer| write_map(writer, &hash, 64, key, value));
+    assert_eq!(hash_bytes, tree_bytes);
+    assert_eq!((usage.allocations, usage.bytes), (1, 50 * size_of::<(&u16, &u8)>()));
+    let (tree_bytes, usage) = written(&mut |writer| write_set(writer, &tree_set, 64, key));
+    assert_eq!(usage.allocations, 0);
+    let (hash_bytes, usage) = written(&mut |writer| write_set(writer, &hash_set, 64, key));
+    assert_eq!(hash_bytes, tree_bytes);
+    assert_eq!((usage.allocations, usage.bytes), (1, 50 * size_of::<&u16>()));
+    let (_, usage) = written(&mut |writer| write_sequence(writer, &deque, 64, key));
+    assert_eq!(usage.allocations, 0);
 }

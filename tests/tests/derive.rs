@@ -355,3 +355,39 @@ fn quantized_doubles_write_the_core_bytes() {
     // Steps above the maximum are refused on read.
     assert_eq!(bitpack::decode::<Planet>(&[0xFF; 5]).unwrap_err().kind(), ErrorKind::OutOfRange);
 }
+
+/// Literals past f32 on an `f64` field: read as f64, as a `const` of the
+/// same value is (they were once read as f32, infinite, and refused).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Cosmos {
+    #[quantize(min = -1.0e300, max = 1.0e300, res = 1.0e290)]
+    x: f64,
+    #[quantize(min = 0, max = 1.0e-30, res = 1.0e-45)]
+    tiny: f64,
+}
+
+const COSMOS_MIN: f64 = -1.0e300;
+
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct CosmosByConst {
+    #[quantize(min = COSMOS_MIN, max = 1.0e300, res = 1.0e290)]
+    x: f64,
+    #[quantize(min = 0, max = 1.0e-30, res = 1.0e-45)]
+    tiny: f64,
+}
+
+#[test]
+fn f64_literals_are_read_as_f64() {
+    assert_eq!(Cosmos::MAX_BITS, CosmosByConst::MAX_BITS);
+    assert_eq!(Cosmos::SCHEMA, CosmosByConst::SCHEMA);
+    // 2e10 steps of 1e290, and 1e15 of 1e-45: 35 and 50 bits.
+    assert_eq!(Cosmos::MAX_BITS, 35 + 50);
+    for (x, tiny) in [(-1.0e300, 0.0), (3.5e299, 4.0e-31), (1.0e300, 1.0e-30)] {
+        let cosmos = Cosmos { x, tiny };
+        let bytes = bitpack::encode(&cosmos).expect("encodes");
+        assert_eq!(bytes, bitpack::encode(&CosmosByConst { x, tiny }).expect("encodes"));
+        let back: Cosmos = bitpack::decode(&bytes).expect("decodes");
+        assert!((back.x - x).abs() <= 0.5e290 * (1.0 + 1e-9), "{x} -> {}", back.x);
+        assert!((back.tiny - tiny).abs() <= 0.5e-45 * (1.0 + 1e-6), "{tiny} -> {}", back.tiny);
+    }
+}

@@ -1,6 +1,6 @@
 //! Decoding never allocates more than the declared maximum lengths allow,
-//! nor more than the input could hold: a counting global allocator (per
-//! thread) watches every decode.
+//! nor more than the input could hold, and derived writes allocate
+//! nothing: a counting global allocator (per thread) watches.
 
 mod counting_allocator;
 mod derive_types;
@@ -61,4 +61,78 @@ fn zero_sized_elements_are_bounded_by_max_len() {
     let bytes = bitpack::encode(&huge).unwrap();
     assert_eq!(bitpack::decode::<Huge>(&bytes).unwrap(), huge);
     assert_eq!(bytes_allocated_decoding::<Huge>(&bytes), 0);
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Gear {
+    #[change_group]
+    #[bits(min = 0, max = 99)]
+    ammo: u8,
+}
+
+/// Change groups over a ranged integer, a `String` and a `Vec`, and a
+/// nested type's own groups.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Unit {
+    #[change_group]
+    #[bits(min = 0, max = 100)]
+    health: u8,
+    #[change_group(look)]
+    #[bitpack(max_len = 8)]
+    name: String,
+    #[change_group(look)]
+    #[bits(min = 0, max = 9)]
+    #[bitpack(max_len = 4)]
+    tags: Vec<u8>,
+    #[change_group]
+    gear: Gear,
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+#[bitpack(adaptive)]
+struct Score {
+    id: u64,
+    delta: i32,
+    #[bitpack(max_len = 4)]
+    history: Vec<i16>,
+}
+
+#[test]
+fn derived_writes_allocate_nothing() {
+    use bitpack::{BitCounter, ChangeGroups};
+    let containers = Containers {
+        names: Some(vec!["ab".into(), "c".into()]),
+        slots: [Some(1), None, Some(9)],
+        boxed: Box::new((1, true)),
+        grid: vec![vec![true, false], vec![]],
+        pairs: (1, -1),
+        cache: vec![7; 3],
+        ids: [EntityId(1), EntityId(4095)],
+    };
+    let huge = Huge { numbers: vec![1, 2, 3], text: "hello".into(), units: vec![(); 5] };
+    let score = Score { id: 1 << 40, delta: -3, history: vec![1, -2, 3] };
+    let unit = Unit { health: 40, name: "ogre".into(), tags: vec![1, 9], gear: Gear { ammo: 7 } };
+    let baseline = Unit { health: 41, name: "orc".into(), tags: vec![], gear: Gear { ammo: 8 } };
+    let (confirmed, mut latest) = (Default::default(), Default::default());
+    let mut buf = [0u8; 256];
+    let ((), usage) = measure(|| {
+        bitpack::encode_into(&containers, &mut buf).expect("writes");
+        bitpack::encode_into(&huge, &mut buf).expect("writes");
+        bitpack::encode_into(&score, &mut buf).expect("writes");
+        bitpack::encode_into(&unit, &mut buf).expect("writes");
+        let mut counter = BitCounter::new();
+        containers.write_to(&mut counter).expect("counts");
+        score.write_to(&mut counter).expect("counts");
+        let mut writer = BitWriter::new(&mut buf);
+        unit.write_changes(&mut writer, &confirmed, &mut latest).expect("writes");
+        unit.write_delta(&baseline, &mut writer).expect("writes");
+        unit.write_delta(&baseline, &mut counter).expect("counts");
+        writer.finish().expect("fits");
+    });
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+    // Refusals allocate nothing either.
+    let long = Huge { text: String::new(), numbers: vec![0; 1001], units: vec![] };
+    let (result, usage) = measure(|| bitpack::encode_into(&long, &mut buf));
+    assert_eq!(result.unwrap_err().kind(), bitpack::ErrorKind::TooLong);
+    assert_eq!(usage.allocations, 0);
 }

@@ -1,13 +1,14 @@
 //! Fused runs: a derived type writes consecutive fixed-width fields (bools,
 //! ranged and plain integers, compressed and raw floats, short arrays of
 //! them) as one and reads them as one. These tests hold it to the fields
-//! written and read one by one through the public core API: the same bytes,
-//! and when a value is refused or the buffer is short, the same error at
-//! the same bit with the writer or reader left at the same position.
+//! written and read one by one through the public core API, as one value
+//! (a failed derived write or read is undone whole): the same bytes, and
+//! when a value is refused or the buffer is short, the same error at the
+//! same bit with the writer or reader left where it started.
 
 mod outcomes;
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, Error};
+use bitpack::{__private, BitCounter, BitPack, BitReader, BitWrite, Error};
 use outcomes::{outcome, read_outcome};
 use proptest::prelude::*;
 
@@ -41,8 +42,12 @@ struct Leaves {
     tail: Option<u8>,
 }
 
-/// [`Leaves`] written one field at a time through the core.
+/// [`Leaves`] written one field at a time through the core, as one value.
 fn write_by_hand<W: BitWrite>(v: &Leaves, w: &mut W) -> Result<(), Error> {
+    __private::write_atomic(w, |w| write_fields(v, w))
+}
+
+fn write_fields<W: BitWrite>(v: &Leaves, w: &mut W) -> Result<(), Error> {
     w.write_bool(v.flag)?;
     w.write_int(i32::from(v.small), -3, 3)?;
     w.write_int(i32::from(v.constant), 7, 7)?;
@@ -73,8 +78,12 @@ fn write_by_hand<W: BitWrite>(v: &Leaves, w: &mut W) -> Result<(), Error> {
     }
 }
 
-/// [`Leaves`] read one field at a time through the core.
+/// [`Leaves`] read one field at a time through the core, as one value.
 fn read_by_hand(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
+    __private::read_atomic(r, read_fields)
+}
+
+fn read_fields(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
     let flag = r.read_bool()?;
     let small = r.read_int(-3, 3)? as i8;
     let constant = r.read_int(7, 7)? as u16;

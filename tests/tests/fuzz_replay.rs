@@ -72,7 +72,6 @@ fn adaptive_and_changes() {
 }
 
 #[test]
-#[ignore = "needs derive change: read_delta refuses a group sent with the baseline's bits (delta_group_sent)"]
 fn adaptive_and_changes_deltas_rewrite_exactly() {
     replay("adaptive_and_changes", 0xD1B5_4A32_D192_ED03, adaptive_and_changes::check_delta_exactly);
 }

@@ -114,3 +114,40 @@ fn the_band_of_odd_step_counts_reads_back_at_every_top() {
         }
     }
 }
+
+/// The same through the derive (an `f32` declaration in the band is a
+/// compile error, so an `f64` at the top of [2^52, 2^53)): `x` and `alive`
+/// in one fused run, and `x` coded relatively in a delta.
+#[derive(bitpack::BitPack, Debug, Clone, Copy, PartialEq)]
+struct FarDerived {
+    #[change_group]
+    #[quantize(min = 0.0, max = 9_007_199_254_740_991.0, res = 1.0)]
+    #[bitpack(relative)]
+    x: f64,
+    alive: bool,
+}
+
+#[test]
+fn derived_runs_and_relative_steps_clamp_too() {
+    use bitpack::ChangeGroups;
+    assert_eq!(FarDerived::MAX_BITS, 54);
+    let at_max = FarDerived { x: FAR_MAX, alive: false };
+    assert_eq!(round_trip(&at_max), at_max);
+    assert_eq!(round_trip(&FarDerived { x: 1.0e300, alive: false }), at_max);
+    // The derived run writes the bits of the core calls.
+    assert_eq!(
+        bitpack::encode(&at_max).unwrap(),
+        bitpack::encode(&Far { x: FAR_MAX, alive: false }).unwrap()
+    );
+    for baseline in [0.0, FAR_MAX - 1.0, FAR_MAX] {
+        let baseline = FarDerived { x: baseline, alive: true };
+        for now in [at_max, FarDerived { x: 1.0e300, alive: false }] {
+            let mut buf = [0u8; 16];
+            let mut writer = BitWriter::new(&mut buf);
+            now.write_delta(&baseline, &mut writer).unwrap();
+            let used = writer.finish().unwrap();
+            let back = FarDerived::read_delta(&baseline, &mut BitReader::new(&buf[..used])).unwrap();
+            assert_eq!(back, at_max, "against {}", baseline.x);
+        }
+    }
+}

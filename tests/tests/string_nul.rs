@@ -62,7 +62,6 @@ struct Chat {
 }
 
 #[test]
-#[ignore = "needs derive change: String fields through __private::write_rust_string / read_rust_string"]
 fn a_derived_string_carries_nul() {
     let chat = Chat { text: WITH_NUL.into() };
     let bytes = bitpack::encode(&chat).unwrap();

@@ -3,13 +3,15 @@
 //! and the plain std impls as fields. Each is held to the runtime called by
 //! hand: the same bytes, and on a refused value, a short buffer or hostile
 //! bytes the same error at the same bit (fused runs and their fallback
-//! included); and in deltas, relative coding against the baseline.
+//! included), the writer or reader left where it started (a failed derived
+//! write or read is undone whole); and in deltas, relative coding against
+//! the baseline.
 
 mod counting_allocator;
 mod outcomes;
 mod types_support;
 
-use bitpack::__private::{quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u8};
+use bitpack::__private::{self, quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u8};
 use bitpack::{
     BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind, smallest_three,
 };
@@ -54,7 +56,12 @@ struct Geometry {
     flag: bool,
 }
 
+/// [`Geometry`] written one field at a time through the runtime, as one value.
 fn write_by_hand<W: BitWrite>(v: &Geometry, w: &mut W) -> Result<(), Error> {
+    __private::write_atomic(w, |w| write_fields(v, w))
+}
+
+fn write_fields<W: BitWrite>(v: &Geometry, w: &mut W) -> Result<(), Error> {
     smallest_three::write(w, &v.rotation, 9)?;
     quantized_axes_f32::write(w, &v.velocity, [-10.0; 3], [10.0; 3], [0.01; 3])?;
     quantized_axes_f32::write(w, &v.position, MIN, MAX, [RES; 3])?;
@@ -66,7 +73,12 @@ fn write_by_hand<W: BitWrite>(v: &Geometry, w: &mut W) -> Result<(), Error> {
     w.write_bool(v.flag)
 }
 
+/// [`Geometry`] read one field at a time through the runtime, as one value.
 fn read_by_hand(r: &mut BitReader<'_>) -> Result<Geometry, Error> {
+    __private::read_atomic(r, read_fields)
+}
+
+fn read_fields(r: &mut BitReader<'_>) -> Result<Geometry, Error> {
     Ok(Geometry {
         rotation: smallest_three::read(r, 9)?,
         velocity: quantized_axes_f32::read(r, [-10.0; 3], [10.0; 3], [0.01; 3])?,
@@ -470,4 +482,31 @@ fn geometry_and_collection_writes_allocate_nothing() {
     let hashed = Hashed(HashMap::from([(1, 2), (3, 4), (5, 6)]));
     let (used, _) = counting_allocator::measure(|| bitpack::encode_into(&hashed, &mut buf).unwrap());
     assert_eq!(used, (3 + 3 * 16usize).div_ceil(8));
+}
+
+/// Literal bounds on an `f64` vector are checked per axis in f64, as on an
+/// `f64` field: bounds past f32's range, and steps finer than f32 resolves,
+/// are fine on a `DVec3` (on a `Vec3` the latter is a compile error,
+/// tests/ui/quantize-axis-f32-unresolvable.rs).
+#[derive(BitPack, Debug, PartialEq)]
+struct Galaxy {
+    #[quantize(min = [-1.0e39, -4096.0, 0.0], max = [1.0e39, 4096.0, 1.0], res = [1.0e30, 0.0005, 1.0e-9])]
+    at: DVec3,
+}
+
+#[test]
+fn f64_vector_literals_are_read_as_f64() {
+    let (min, max, res) = ([-1.0e39, -4096.0, 0.0], [1.0e39, 4096.0, 1.0], [1.0e30, 0.0005, 1.0e-9]);
+    // 2e9 steps in 31 bits, 16,384,000 in 24, 1e9 in 30.
+    assert_eq!(Galaxy::MAX_BITS, 31 + 24 + 30);
+    assert_eq!(Galaxy::MAX_BITS, quantized_axes_f64::bits(min, max, res));
+    let value = Galaxy { at: DVec3::new(3.5e38, -4095.9996, 0.123_456_789_4) };
+    let written = outcome(16, |w| value.write_to(w)).unwrap();
+    let by_hand = outcome(16, |w| quantized_axes_f64::write(w, &value.at, min, max, res)).unwrap();
+    assert_eq!(written, by_hand);
+    let back: Galaxy = bitpack::decode(&written.0).unwrap();
+    let (back, sent) = (back.at.to_array(), value.at.to_array());
+    for (axis, res) in res.into_iter().enumerate() {
+        assert!((back[axis] - sent[axis]).abs() <= res / 2.0 * 1.000_001, "axis {axis}: {back:?}");
+    }
 }

@@ -20,13 +20,12 @@
 //! [`Fingerprint::of`], [`write_relative_int`]) are what derived
 //! implementations call; hand-written ones may call them too.
 
-mod fingerprint;
 mod record;
 pub(crate) mod relative;
 mod ring;
 mod tracker;
 
-pub use fingerprint::{BitFingerprint, EXACT_BITS, Fingerprint};
+pub use crate::sink::fingerprint::{BitFingerprint, EXACT_BITS, Fingerprint};
 pub use record::{GroupRecord, write_delta_flag, write_tracked_flag};
 pub use relative::{
     NEAR_BITS, NEAR_MAX, NEAR_MIN, mid_bits, read_relative_int, read_relative_steps, relative_int_bits,

@@ -1,7 +1,7 @@
 //! The per-group record a sender keeps, and the flag bit decided from it.
 
-use super::fingerprint::Fingerprint;
 use crate::error::Error;
+use crate::sink::fingerprint::Fingerprint;
 use crate::write::BitWrite;
 
 /// What a sender remembers of one change group: a version that moves each
@@ -111,7 +111,7 @@ pub fn write_delta_flag<W: BitWrite>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counter::BitCounter;
+    use crate::sink::counter::BitCounter;
 
     fn print(value: i32) -> Fingerprint {
         Fingerprint::of(1, |sink| sink.write_int(value, 0, 100)).unwrap_or_default()

@@ -284,8 +284,8 @@ fn read_tiers(reader: &mut BitReader<'_>, baseline: StepsBaseline, bits: u32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counter::BitCounter;
-    use crate::writer::BitWriter;
+    use crate::sink::counter::BitCounter;
+    use crate::sink::writer::BitWriter;
 
     fn round_trip(value: i64, baseline: i64, min: i64, max: i64) -> (usize, Result<i64, Error>) {
         let mut buf = [0u8; 16];

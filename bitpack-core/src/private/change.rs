@@ -239,10 +239,10 @@ relative_float!(relative_f64, f64, Quantizer64, "write_compressed_double", "read
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counter::BitCounter;
     use crate::quantize::Quantizer;
     use crate::reader::BitReader;
-    use crate::writer::BitWriter;
+    use crate::sink::counter::BitCounter;
+    use crate::sink::writer::BitWriter;
 
     #[test]
     fn relative_round_trips_on_each_width() {

@@ -20,13 +20,17 @@
 //!
 //! Readers refuse a length whose elements cannot be in the remaining input
 //! before allocating for them (`read_len` with the element's `MIN_BITS`).
+//! Each write and read fails whole: on `Err` the writer is as it was, the
+//! reader where it was. Writing a `HashMap` or `HashSet` whose iteration
+//! order is not ascending (almost always) allocates a `Vec` of references
+//! to sort them; every other write allocates nothing.
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::{read_len, read_rust_string, read_vec, write_len, write_rust_string};
+use super::{read_len, read_rust_string, read_vec, write_atomic, write_len, write_rust_string};
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
 use crate::write::BitWrite;
@@ -65,11 +69,13 @@ where
     I::IntoIter: ExactSizeIterator,
 {
     let items = items.into_iter();
-    write_len(writer, items.len(), max_len)?;
-    for item in items {
-        write_element(writer, item)?;
-    }
-    Ok(())
+    write_atomic(writer, |writer| {
+        write_len(writer, items.len(), max_len)?;
+        for item in items {
+            write_element(writer, item)?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads what [`write_sequence`] wrote into any collection made from a
@@ -135,15 +141,17 @@ where
 {
     let entries = entries.into_iter();
     let sorted = sorted_unless_ascending(entries.clone(), |(key, _)| *key, writer.bits_written())?;
-    write_len(writer, entries.len(), max_len)?;
     let mut write_entry = |writer: &mut W, (key, value): (&'a K, &'a V)| {
         write_key(writer, key)?;
         write_value(writer, value)
     };
-    match sorted {
-        None => entries.into_iter().try_for_each(|entry| write_entry(writer, entry)),
-        Some(sorted) => sorted.into_iter().try_for_each(|entry| write_entry(writer, entry)),
-    }
+    write_atomic(writer, |writer| {
+        write_len(writer, entries.len(), max_len)?;
+        match sorted {
+            None => entries.into_iter().try_for_each(|entry| write_entry(writer, entry)),
+            Some(sorted) => sorted.into_iter().try_for_each(|entry| write_entry(writer, entry)),
+        }
+    })
 }
 
 /// Writes a set (`&BTreeSet` or `&HashSet`): its length, then each element
@@ -161,11 +169,13 @@ where
 {
     let elements = elements.into_iter();
     let sorted = sorted_unless_ascending(elements.clone(), |key| *key, writer.bits_written())?;
-    write_len(writer, elements.len(), max_len)?;
-    match sorted {
-        None => elements.into_iter().try_for_each(|key| write_element(writer, key)),
-        Some(sorted) => sorted.into_iter().try_for_each(|key| write_element(writer, key)),
-    }
+    write_atomic(writer, |writer| {
+        write_len(writer, elements.len(), max_len)?;
+        match sorted {
+            None => elements.into_iter().try_for_each(|key| write_element(writer, key)),
+            Some(sorted) => sorted.into_iter().try_for_each(|key| write_element(writer, key)),
+        }
+    })
 }
 
 /// A map a reader fills in ascending key order: `BTreeMap`, and `HashMap`

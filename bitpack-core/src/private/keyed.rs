@@ -36,7 +36,8 @@
 //! maximum, a result longer than `max_len`, and (for [`sorted_vec`]) a
 //! value whose key field differs from the key it was sent under. A failed
 //! read leaves the reader where it was, and nothing is allocated beyond
-//! `max_len` entries and the bits the input holds.
+//! `max_len` entries and the bits the input holds. A failed write leaves
+//! the writer as it was.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -45,7 +46,7 @@ use crate::adaptive::{AdaptiveInt, Signs, adaptive_bits, read_adaptive, write_ad
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
-use crate::private::{len_bits, read_len, schema, sum, times, write_len};
+use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
 use crate::reader::BitReader;
 use crate::sync::budget::{Candidate, ItemKind, Pass};
 use crate::write::BitWrite;
@@ -309,48 +310,50 @@ where
     I: Iterator<Item = (K, &'a V)>,
 {
     too_long(len, max_len, writer.bits_written())?;
-    let mut previous = None;
-    match budget {
-        None => {
-            write_len(writer, len, max_len)?;
-            for (key, value) in entries {
-                write_key(writer, previous, key)?;
-                previous = Some(key);
-                value.write_to(writer)?;
-            }
-        }
-        Some(budget) => match budget.pass() {
-            Pass::Measure => {
+    write_atomic(writer, |writer| {
+        let mut previous = None;
+        match budget {
+            None => {
                 write_len(writer, len, max_len)?;
-                budget.open_visit(gap_bits::<K>);
-                for (index, (key, value)) in entries.enumerate() {
-                    budget.push(key.to_u128(), ItemKind::New);
+                for (key, value) in entries {
                     write_key(writer, previous, key)?;
                     previous = Some(key);
-                    let start = writer.bits_written();
                     value.write_to(writer)?;
-                    budget.set_bits(index, writer.bits_written() - start);
                 }
             }
-            Pass::Apply => {
-                let at = writer.bits_written();
-                let candidates = budget.take_visit(at)?;
-                write_len(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
-                for (index, (key, value)) in entries.enumerate() {
-                    let candidate = candidates.get(index);
-                    is_candidate(&Step::New(key, value), candidate, at)?;
-                    if candidate.is_some_and(|c| c.send) {
+            Some(budget) => match budget.pass() {
+                Pass::Measure => {
+                    write_len(writer, len, max_len)?;
+                    budget.open_visit(gap_bits::<K>);
+                    for (index, (key, value)) in entries.enumerate() {
+                        budget.push(key.to_u128(), ItemKind::New);
                         write_key(writer, previous, key)?;
                         previous = Some(key);
+                        let start = writer.bits_written();
                         value.write_to(writer)?;
+                        budget.set_bits(index, writer.bits_written() - start);
                     }
                 }
-                all_met(len, candidates, at)?;
-            }
-            Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
-        },
-    }
-    Ok(())
+                Pass::Apply => {
+                    let at = writer.bits_written();
+                    let candidates = budget.take_visit(at)?;
+                    write_len(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
+                    for (index, (key, value)) in entries.enumerate() {
+                        let candidate = candidates.get(index);
+                        is_candidate(&Step::New(key, value), candidate, at)?;
+                        if candidate.is_some_and(|c| c.send) {
+                            write_key(writer, previous, key)?;
+                            previous = Some(key);
+                            value.write_to(writer)?;
+                        }
+                    }
+                    all_met(len, candidates, at)?;
+                }
+                Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
+            },
+        }
+        Ok(())
+    })
 }
 
 /// Writes a delta of `now` against `base` (see the module docs); in a
@@ -374,53 +377,55 @@ where
 {
     let at = writer.bits_written();
     too_long(len, max_len, at)?;
-    let mut previous = None;
-    let mut spawned = None;
-    match budget {
-        None => {
-            write_count(writer, merge(now.clone(), base.clone()).filter(is_item).count(), max_len)?;
-            for step in merge(now, base).filter(is_item) {
-                write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
+    write_atomic(writer, |writer| {
+        let mut previous = None;
+        let mut spawned = None;
+        match budget {
+            None => {
+                write_count(writer, merge(now.clone(), base.clone()).filter(is_item).count(), max_len)?;
+                for step in merge(now, base).filter(is_item) {
+                    write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
+                }
             }
+            Some(budget) => match budget.pass() {
+                Pass::Measure => {
+                    budget.open_visit(gap_bits::<K>);
+                    for step in merge(now.clone(), base.clone()).filter(is_item) {
+                        budget.push(step.key().to_u128(), kind_of(&step));
+                    }
+                    write_count(writer, budget.open_candidates().len(), max_len)?;
+                    // The items are known: walk again without comparing values.
+                    let mut index = 0;
+                    for step in merge(now, base) {
+                        if !is_candidate(&step, budget.open_candidates().get(index), at)? {
+                            continue;
+                        }
+                        let bits = write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
+                        budget.set_bits(index, bits);
+                        index += 1;
+                    }
+                }
+                Pass::Apply => {
+                    let candidates = budget.take_visit(at)?;
+                    write_count(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
+                    let mut index = 0;
+                    for step in merge(now, base) {
+                        let candidate = candidates.get(index);
+                        if !is_candidate(&step, candidate, at)? {
+                            continue;
+                        }
+                        index += 1;
+                        if candidate.is_some_and(|c| c.send) {
+                            write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
+                        }
+                    }
+                    all_met(index, candidates, at)?;
+                }
+                Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, at)),
+            },
         }
-        Some(budget) => match budget.pass() {
-            Pass::Measure => {
-                budget.open_visit(gap_bits::<K>);
-                for step in merge(now.clone(), base.clone()).filter(is_item) {
-                    budget.push(step.key().to_u128(), kind_of(&step));
-                }
-                write_count(writer, budget.open_candidates().len(), max_len)?;
-                // The items are known: walk again without comparing values.
-                let mut index = 0;
-                for step in merge(now, base) {
-                    if !is_candidate(&step, budget.open_candidates().get(index), at)? {
-                        continue;
-                    }
-                    let bits = write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
-                    budget.set_bits(index, bits);
-                    index += 1;
-                }
-            }
-            Pass::Apply => {
-                let candidates = budget.take_visit(at)?;
-                write_count(writer, candidates.iter().filter(|c| c.send).count(), max_len)?;
-                let mut index = 0;
-                for step in merge(now, base) {
-                    let candidate = candidates.get(index);
-                    if !is_candidate(&step, candidate, at)? {
-                        continue;
-                    }
-                    index += 1;
-                    if candidate.is_some_and(|c| c.send) {
-                        write_item(writer, &mut previous, &step, spawn, &mut spawned)?;
-                    }
-                }
-                all_met(index, candidates, at)?;
-            }
-            Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, at)),
-        },
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Builds a collection in key order.

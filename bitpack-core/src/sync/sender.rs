@@ -6,10 +6,10 @@ use super::acks::Acks;
 use super::budget::{Budget, Pass};
 use super::packet::{Header, seal};
 use crate::change::ChangeGroups;
-use crate::counter::BitCounter;
 use crate::error::{Error, ErrorKind};
+use crate::sink::counter::BitCounter;
+use crate::sink::writer::BitWriter;
 use crate::write::BitWrite;
-use crate::writer::BitWriter;
 
 /// A keyed entry a packet may hold back, as a priority function sees it:
 /// the collection (numbered from 0 in the order the world writes its keyed

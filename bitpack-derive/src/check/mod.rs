@@ -21,8 +21,13 @@ use crate::ir::{self, Plan};
 use crate::parse::{Body, Input};
 
 /// The passes, in order.
-const PASSES: &[Pass] =
-    &[passes::adaptive_groups::run, max_bytes, passes::change_groups::run, passes::runs::run];
+const PASSES: &[Pass] = &[
+    passes::recursion::run,
+    passes::adaptive_groups::run,
+    max_bytes,
+    passes::change_groups::run,
+    passes::runs::run,
+];
 
 /// Plans `input`, or returns every mistake in it (with those `errors`
 /// already found while parsing).

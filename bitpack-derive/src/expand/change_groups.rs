@@ -3,6 +3,7 @@
 //! `ir::items::Changes`: fields outside groups always written, a group's
 //! flag then its fields, a nested type's own groups after its flag.
 
+use crate::expand::atomic;
 use crate::expand::codec::{RelativeCoding, codec};
 use crate::expand::generics::{bitpack_bounded, bound_changes, bound_geometry};
 use crate::expand::items;
@@ -63,6 +64,10 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let tracker_span = nested_types.first().map_or_else(Span::call_site, |ty| ty.span());
     let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
     let checks = code.relative_checks();
+    let write_changes = atomic::write(names, quote!(#(#tracker_writes)* #p::Ok(())));
+    let decode_changes = atomic::read(names, quote!(#(#decodes)* #p::Ok((#(#locals,)*))));
+    let write_delta = atomic::write(names, quote!(#(#delta_writes)* #p::Ok(())));
+    let read_delta = atomic::read(names, quote!(#(#delta_reads)* #(#defaults)* #p::Ok(#construct)));
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
     bound_geometry(names, fields.encodings(), generics.make_where_clause());
@@ -81,16 +86,14 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
                 #confirmed: &<Self as #p::ChangeGroups>::Tracker,
                 #latest: &mut <Self as #p::ChangeGroups>::Tracker,
             ) -> #p::Result<(), #p::Error> {
-                #(#tracker_writes)*
-                #p::Ok(())
+                #write_changes
             }
 
             #[inline]
             fn decode_changes(
                 #reader: &mut #p::BitReader<'_>,
             ) -> #p::Result<<Self as #p::ChangeGroups>::Changes, #p::Error> {
-                #(#decodes)*
-                #p::Ok((#(#locals,)*))
+                #decode_changes
             }
 
             #[inline]
@@ -105,8 +108,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
                 #baseline: &Self,
                 #writer: &mut #writer_ty,
             ) -> #p::Result<(), #p::Error> {
-                #(#delta_writes)*
-                #p::Ok(())
+                #write_delta
             }
 
             #[inline]
@@ -114,9 +116,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
                 #baseline: &Self,
                 #reader: &mut #p::BitReader<'_>,
             ) -> #p::Result<Self, #p::Error> {
-                #(#delta_reads)*
-                #(#defaults)*
-                #p::Ok(#construct)
+                #read_delta
             }
         }
     }
@@ -404,21 +404,46 @@ impl Code<'_, '_> {
         }
     }
 
+    /// Reads `item` of a delta. A group flagged as sent is refused when
+    /// its bits are the baseline's (`delta_group_sent`), since `write_delta`
+    /// sends only groups that differ: what decodes re-encodes exactly.
     fn delta_read(&self, item: &ChangeItem) -> TokenStream {
-        let (p, reader, baseline) = (&self.names.runtime, &self.names.reader, &self.names.baseline);
+        let names = self.names;
+        let (p, reader, baseline, writer, flag) =
+            (&names.runtime, &names.reader, &names.baseline, &names.writer, &names.flag);
         match item {
             ChangeItem::Always(position) => {
-                let (local, read) = (self.names.field(*position), self.delta_field_read(*position));
+                let (local, read) = (names.field(*position), self.delta_field_read(*position));
                 quote!(let #local = #read;)
             }
             ChangeItem::Group(group) => {
-                let locals: Vec<_> =
-                    group.fields.iter().map(|position| self.names.field(*position)).collect();
+                let locals: Vec<_> = group.fields.iter().map(|position| names.field(*position)).collect();
                 let reads = self.read_items(&group.delta, true);
                 let kept = group.fields.iter().map(|position| self.baseline_clone(*position));
+                // As `delta_write` judges the group: absolute writes of the
+                // values read, and of the baseline's.
+                let now = group.items.iter().map(|item| {
+                    items::write(names, self.fields, item, &|position| {
+                        let local = names.field(position);
+                        Access::Place(quote!(#local))
+                    })
+                });
+                let then = self.write_items(&group.items, &quote!(#baseline));
                 quote! {
+                    let #flag = #p::BitReader::bits_read(#reader);
                     let (#(#locals,)*) = if #p::BitReader::read_bool(#reader)? {
                         #reads
+                        #p::delta_group_sent(
+                            #flag,
+                            |#writer: &mut #p::BitFingerprint| {
+                                #(#now)*
+                                #p::Ok(())
+                            },
+                            |#writer: &mut #p::BitFingerprint| {
+                                #then
+                                #p::Ok(())
+                            },
+                        )?;
                         (#(#locals,)*)
                     } else {
                         (#(#kept,)*)
@@ -426,13 +451,22 @@ impl Code<'_, '_> {
                 }
             }
             ChangeItem::Nested { field, .. } => {
-                let local = self.names.field(*field);
+                let local = names.field(*field);
                 let (member, ty) = (self.member(*field), self.ty(*field));
                 let (kept, nested) = (self.baseline_clone(*field), self.nested(ty));
                 let read = quote_spanned!(ty.span()=> #nested::read_delta(&#baseline.#member, #reader)?);
                 quote! {
+                    let #flag = #p::BitReader::bits_read(#reader);
                     let #local = if #p::BitReader::read_bool(#reader)? {
-                        #read
+                        let #local = #read;
+                        #p::delta_group_sent(
+                            #flag,
+                            |#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&#local, #writer),
+                            |#writer: &mut #p::BitFingerprint| {
+                                <#ty as #p::BitPack>::write_to(&#baseline.#member, #writer)
+                            },
+                        )?;
+                        #local
                     } else {
                         #kept
                     };

@@ -8,6 +8,7 @@
 //! any module, prelude or not. Writes go to a generic `W: BitWrite`: one
 //! emitter serves the writer and the measuring counter alike.
 
+mod atomic;
 mod body;
 mod change_groups;
 mod checks;
@@ -41,11 +42,14 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     };
     let scope = Scope::of(&names, &plan.body).map(|scope| scope.wrap(&names, &mut parts));
     let uninhabited = matches!(&plan.body, Body::Enum(variants) if variants.is_empty());
-    let write_body = if scope.is_none() && !uninhabited {
-        reserved_write(&names, parts.write_body)
+    // A sign scope's `write_scope` / `read_scope` already fail whole; an
+    // enum without variants reads and writes nothing.
+    let atomic = scope.is_none() && !uninhabited;
+    let write_body = if atomic {
+        atomic::write(&names, reserved_write(&names, parts.write_body))
     } else {
         // Adaptive writes name the writer's type (`names.writer_ty`): they
-        // take the checked writer only. An enum without variants writes nothing.
+        // take the checked writer only.
         parts.write_body
     };
     let (max_bits, force_check) = match &plan.max_bytes {
@@ -54,7 +58,8 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         }
         None => (parts.max_bits, None),
     };
-    let (min_bits, schema, read_body) = (parts.min_bits, parts.schema, parts.read_body);
+    let (min_bits, schema) = (parts.min_bits, parts.schema);
+    let read_body = if atomic { atomic::read(&names, parts.read_body) } else { parts.read_body };
     let (mut generics, bounded) = generics::bitpack_bounded(&names, &input.generics);
     generics::bound_scoped(&names, &plan.body, &bounded, generics.make_where_clause());
     let encodings = plan.body.field_lists().flat_map(|fields| fields.encodings());

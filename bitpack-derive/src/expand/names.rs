@@ -45,6 +45,8 @@ pub struct Names {
     pub latest: Ident,
     pub changes: Ident,
     pub nested: Ident,
+    /// The bit a delta group's flag is read at.
+    pub flag: Ident,
 }
 
 fn local(name: &str) -> Ident {
@@ -74,6 +76,7 @@ impl Names {
             latest: local("__latest"),
             changes: local("__changes"),
             nested: local("__nested"),
+            flag: local("__flag"),
         }
     }
 
@@ -91,15 +94,6 @@ impl Names {
     /// value of a run or of a group's changes.
     pub fn value(&self, index: usize) -> Ident {
         format_ident!("__value{}", index)
-    }
-
-    /// A `Vec`'s length and elements while it is read.
-    pub fn len(&self, depth: usize) -> Ident {
-        format_ident!("__len{}", depth)
-    }
-
-    pub fn elements(&self, depth: usize) -> Ident {
-        format_ident!("__elements{}", depth)
     }
 
     /// The `index`th scalar read out of a run.

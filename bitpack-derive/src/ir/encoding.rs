@@ -55,7 +55,7 @@ pub struct Float<'a> {
     pub steps: Option<Steps>,
 }
 
-/// A `String`: `write_str(s, max_len)`.
+/// A `String`: `write_str(s, max_len)`'s wire, NUL allowed (`write_rust_string`).
 pub struct Text {
     pub max_len: ConstName,
 }

@@ -1,7 +1,8 @@
 //! `#[quantize(min, max, res)]` on a float: the reference's compressed
 //! float (the same in f64 for an `f64`). Whether a declaration is usable is
-//! the core's to say: the derive asks it (`quantize_problem`) for literals,
-//! and has the compiler ask it for the rest.
+//! the core's to say: the derive asks it (`quantize_problem`,
+//! `quantize64_problem`) for literals, read in the field's type, and has
+//! the compiler ask it for the rest.
 
 use crate::check::planner::{Planner, Slot};
 use crate::check::reach::Used;
@@ -10,7 +11,7 @@ use crate::ir::encoding::{Encoding, Float};
 use crate::parse::attrs::Quantize;
 use crate::parse::ty::{FloatTy, Scalar, Shape, glam_vector3, written};
 use crate::parse::value::{Literal, Value};
-use bitpack_core::__private::quantize_problem;
+use bitpack_core::__private::{quantize_problem, quantize64_problem};
 
 pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
     let (ty, quantize) = (slot.ty, slot.reach.quantize?);
@@ -58,70 +59,113 @@ fn steps<'a>(planner: &mut Planner<'a>, quantize: &'a Quantize, float: FloatTy) 
         res: planner.constant(ty, &quantize.res, Role::Res),
     };
     let values = [&quantize.min, &quantize.max, &quantize.res];
-    if float == FloatTy::F64 || values.iter().any(|value| value.is_opaque()) {
+    if values.iter().any(|value| value.is_opaque()) {
         planner.checks.push(Check::Quantize { float, steps, span: quantize.name.span() });
     }
     steps
 }
 
 /// Checks what the derive can of one declaration's literals (`min`, `max`,
-/// `res`): a scalar field's, or one axis of a vector's. What it cannot
-/// check (paths, and for an `f64` what f32 cannot tell) the compiler does.
-pub fn check_steps(
-    planner: &mut Planner<'_>,
-    [min_value, max_value, res_value]: [&Value; 3],
-    float: FloatTy,
-) {
-    let min = float_value(planner, min_value, "min", float);
-    let max = float_value(planner, max_value, "max", float);
-    let res = float_value(planner, res_value, "res", float);
-    // Literals are read as f32 here: for an f64 field only the checks that
-    // cannot be wrong in f32 run now, the rest at compile time.
-    if let (Some(min), Some(max), FloatTy::F32) = (min, max, float) {
+/// `res`): a scalar field's, or one axis of a vector's, read in the
+/// field's own type, as the compiler and the core would read them. What it
+/// cannot check (paths) the compiler does.
+pub fn check_steps(planner: &mut Planner<'_>, values: [&Value; 3], float: FloatTy) {
+    match float {
+        FloatTy::F32 => check_literals::<f32>(planner, values),
+        FloatTy::F64 => check_literals::<f64>(planner, values),
+    }
+}
+
+/// `f32` or `f64`: what the literal checks need of the field's type.
+trait Declared: Copy + PartialOrd + std::fmt::Display + std::ops::Sub<Output = Self> {
+    const FLOAT: FloatTy;
+    const NAME: &'static str;
+    const ZERO: Self;
+    fn of(value: &Value) -> Option<Self>;
+    fn is_finite(self) -> bool;
+    /// Why the core refuses the declaration, if it does.
+    fn problem(min: Self, max: Self, res: Self) -> Option<&'static str>;
+}
+
+/// `Declared` for a float type: how a literal reads in it, and which core
+/// function judges its declarations.
+macro_rules! declared {
+    ($($float:ident: $ty:ident, $of:ident, $problem:ident;)*) => {$(
+        impl Declared for $float {
+            const FLOAT: FloatTy = FloatTy::$ty;
+            const NAME: &'static str = stringify!($float);
+            const ZERO: Self = 0.0;
+            fn of(value: &Value) -> Option<Self> {
+                value.$of()
+            }
+            fn is_finite(self) -> bool {
+                // The inherent method: it takes precedence over this one.
+                $float::is_finite(self)
+            }
+            fn problem(min: Self, max: Self, res: Self) -> Option<&'static str> {
+                $problem(min, max, res)
+            }
+        }
+    )*};
+}
+
+declared! {
+    f32: F32, as_f32, quantize_problem;
+    f64: F64, as_f64, quantize64_problem;
+}
+
+/// The checks of a declaration's literal values, each at the value that
+/// is wrong; what is left once bounds and `res` are each fine (too many
+/// steps, or steps finer than the type resolves) in the core's words.
+fn check_literals<F: Declared>(planner: &mut Planner<'_>, [min_value, max_value, res_value]: [&Value; 3]) {
+    let min = float_value::<F>(planner, min_value, "min");
+    let max = float_value::<F>(planner, max_value, "max");
+    let res = float_value::<F>(planner, res_value, "res");
+    if let (Some(min), Some(max)) = (min, max) {
         if min >= max {
             planner
                 .errors
                 .at(min_value.span(), format!("`min` ({min}) must be below `max` ({max}); swap them"));
         } else if !(max - min).is_finite() {
-            planner.errors.spanned(&max_value.expr, "`max - min` overflows f32; narrow the range");
+            let name = F::NAME;
+            planner
+                .errors
+                .spanned(&max_value.expr, format!("`max - min` overflows {name}; narrow the range"));
         } else if let Some(res) = res
-            && res > 0.0
-            && quantize_problem(min, max, res).is_some()
+            && res > F::ZERO
+            && let Some(problem) = F::problem(min, max, res)
         {
-            // Bounds and `res` are fine, so what the core refuses is the step count.
-            planner.errors.spanned(
-                &res_value.expr,
-                "this `res` makes more than 2^32 steps over the range; raise `res` or narrow the range",
-            );
+            planner.errors.spanned(&res_value.expr, problem);
         }
     }
     if let Some(res) = res
-        && res <= 0.0
+        && res <= F::ZERO
     {
         planner.errors.spanned(&res_value.expr, format!("`res` ({res}) must be above 0, as in res = 0.01"));
     }
 }
 
-/// A literal float value (integer literals count), checked to be finite;
-/// an array (per-axis bounds) is a mistake on a scalar.
-fn float_value(planner: &mut Planner<'_>, value: &Value, key: &str, float: FloatTy) -> Option<f32> {
-    let Some(number) = value.as_f32() else {
+/// A literal float value (integer literals count) in the field's type,
+/// checked to be finite; an array (per-axis bounds) is a mistake on a scalar.
+fn float_value<F: Declared>(planner: &mut Planner<'_>, value: &Value, key: &str) -> Option<F> {
+    let name = F::NAME;
+    let Some(float) = F::of(value) else {
         match value.literal {
             Literal::Float(_) => {
-                planner.errors.spanned(&value.expr, format!("`{key}` is not a number an f32 can hold"))
+                planner.errors.spanned(&value.expr, format!("`{key}` is not a number an {name} can hold"))
             }
             Literal::Array(_) => {
-                planner.errors.spanned(&value.expr, per_axis_on_scalar(key, Scalar::Float(float)))
+                planner.errors.spanned(&value.expr, per_axis_on_scalar(key, Scalar::Float(F::FLOAT)))
             }
             Literal::Int(_) | Literal::Opaque => {}
         }
         return None;
     };
-    if !number.is_finite() {
-        planner.errors.spanned(&value.expr, format!("`{key}` must be a finite f32"));
+    if !float.is_finite() {
+        planner.errors.spanned(&value.expr, format!("`{key}` must be a finite {name}"));
         return None;
     }
-    Some(number)
+    Some(float)
 }
 
 /// An array bound (one per axis) on a scalar field of type `scalar`.

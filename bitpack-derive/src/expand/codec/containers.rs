@@ -25,6 +25,18 @@ pub fn any_negative(
     Some(quote!(#a::Iterator::any(&mut #a::IntoIterator::into_iter(#reference), |#item| #inner)))
 }
 
+/// `|__reader| READ` as a closure returning `Result`: the read bound to a
+/// local first (`Ok(READ?)` is what clippy calls a needless `?`).
+fn read_closure(names: &Names, read: TokenStream, depth: usize) -> TokenStream {
+    let (p, reader, item) = (&names.runtime, &names.reader, names.element(depth));
+    quote! {
+        |#reader| {
+            let #item = #read;
+            #p::Ok(#item)
+        }
+    }
+}
+
 impl Codec for Sequence<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
         let (p, writer, reference, max_len) =
@@ -39,19 +51,14 @@ impl Codec for Sequence<'_> {
         }
     }
 
+    /// Through `read_vec`: the length refused unless its elements can be in
+    /// the input, then `len * size_of::<T>()` claimed from the budget.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
-        let (len, items) = (names.len(depth), names.elements(depth));
         let element = codec(&self.element);
-        let (min_element_bits, read_element) = (element.min_bits(names), element.read(names, depth + 1));
-        quote! {{
-            let #len = #p::read_len(#reader, #max_len, #min_element_bits)?;
-            let mut #items = #p::Vec::with_capacity(#len);
-            for _ in 0..#len {
-                #p::Vec::push(&mut #items, #read_element);
-            }
-            #items
-        }}
+        let min_element_bits = element.min_bits(names);
+        let read_element = read_closure(names, element.read(names, depth + 1), depth);
+        quote!(#p::read_vec(#reader, #max_len, #min_element_bits, #read_element)?)
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {
@@ -129,9 +136,25 @@ impl Codec for Boxed<'_> {
         codec(&self.inner).write(names, &access.unboxed(), depth)
     }
 
+    /// On the heap, its size claimed from the budget first: an array element
+    /// by element (`read_boxed_array`, never on the stack whole), a type
+    /// through its own `read_boxed`, anything else read then moved in.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
-        let (p, read_inner) = (&names.runtime, codec(&self.inner).read(names, depth));
-        quote!(#p::Box::new(#read_inner))
+        let (p, reader) = (&names.runtime, &names.reader);
+        match &*self.inner {
+            Encoding::Array(array) => {
+                let read_element = read_closure(names, codec(&array.element).read(names, depth + 1), depth);
+                quote!(#p::read_boxed_array(#reader, #read_element)?)
+            }
+            Encoding::Nested(nested) => {
+                let ty = nested.ty;
+                quote_spanned!(ty.span()=> <#ty as #p::BitPack>::read_boxed(#reader)?)
+            }
+            inner => {
+                let read_inner = read_closure(names, codec(inner).read(names, depth), depth);
+                quote!(#p::read_box(#reader, #read_inner)?)
+            }
+        }
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {
@@ -173,13 +196,8 @@ impl Codec for Array<'_> {
         if let Some(ty) = element.own_impl() {
             return quote_spanned!(ty.span()=> #p::read_array(#reader, <#ty as #p::BitPack>::read_from)?);
         }
-        let (read_element, item) = (element.read(names, depth + 1), names.element(depth));
-        quote! {
-            #p::read_array(#reader, |#reader| {
-                let #item = #read_element;
-                #p::Ok(#item)
-            })?
-        }
+        let read_element = read_closure(names, element.read(names, depth + 1), depth);
+        quote!(#p::read_array(#reader, #read_element)?)
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {

@@ -1,4 +1,6 @@
-//! A `String` of at most `max_len` bytes: `write_str(s, max_len)`.
+//! A `String` of at most `max_len` bytes: `write_str(s, max_len)`'s wire,
+//! NUL allowed (`write_rust_string`): only bitpack peers read a derived
+//! `String`, and the length prefix, not a NUL, ends it.
 
 use crate::expand::codec::Codec;
 use crate::expand::names::{Access, Names};
@@ -10,12 +12,12 @@ impl Codec for Text {
     fn write(&self, names: &Names, access: &Access, _: usize) -> TokenStream {
         let (p, writer, reference, max_len) =
             (&names.runtime, &names.writer, access.reference(), &self.max_len);
-        quote!(#p::BitWrite::write_str(#writer, #reference, #max_len)?;)
+        quote!(#p::write_rust_string(#writer, #reference, #max_len)?;)
     }
 
     fn read(&self, names: &Names, _: usize) -> TokenStream {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
-        quote!(#p::read_string(#reader, #max_len)?)
+        quote!(#p::read_rust_string(#reader, #max_len)?)
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {

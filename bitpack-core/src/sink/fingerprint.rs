@@ -1,7 +1,7 @@
 //! A fingerprint of a group's written bits, taken without keeping them.
 
+use super::BitSink;
 use crate::error::{Error, ErrorKind};
-use crate::write::sink::BitSink;
 
 /// Bits a [`Fingerprint`] keeps exactly; later bits are hashed.
 pub const EXACT_BITS: usize = 128;

@@ -1,7 +1,7 @@
 //! The writer: bits into a caller's buffer through a 64-bit scratch word.
 
+use super::BitSink;
 use crate::error::{Error, ErrorKind};
-use crate::write::sink::BitSink;
 
 /// Writes bits into a byte buffer of any length, LSB first, flushing
 /// 32-bit little-endian words as the reference does. Never allocates.

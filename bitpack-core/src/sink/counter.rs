@@ -1,7 +1,7 @@
 //! The measure stream: counts bits exactly, writes nothing.
 
+use super::BitSink;
 use crate::error::{Error, ErrorKind};
-use crate::write::sink::BitSink;
 
 /// Counts the bits a [`crate::BitWriter`] would write for the same calls,
 /// exactly (alignment included), and refuses what the writer refuses except

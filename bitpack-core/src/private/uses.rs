@@ -1,0 +1,1462 @@
+//! Every `__private` name generated code calls, called the way
+//! `bitpack-derive` emits it: through the path `crate::__private` (the
+//! generated `::bitpack::__private`), with the generated argument forms, in
+//! hand expansions of a few types. Renaming or reshaping one of them fails
+//! here, in the core's own tests, before any derive test runs. A derive
+//! change that calls a new runtime name adds a use of it here.
+//!
+//! The derive's names come from `bitpack-derive/src/expand/runtime.rs` (per
+//! integer and float type) and its `quote!`s (`#p::...`); each type below
+//! names the derive files whose output it copies.
+
+// The forms as generated, which clippy leaves alone in derived impls.
+#![allow(clippy::redundant_closure, clippy::needless_question_mark, clippy::deref_addrof)]
+
+use crate::__private as p;
+// The tests' own checks call methods; the hand expansions spell every path.
+use crate::{BitCounter, BitPack as _, BitWrite as _, BitWriter, ErrorKind, bits_required};
+
+/// Writes `value` with its `BitPack` impl: the bytes, and the bits counted.
+fn encode<T: p::BitPack>(value: &T) -> (alloc::vec::Vec<u8>, usize) {
+    let mut counter = BitCounter::new();
+    value.write_to(&mut counter).expect("counts");
+    let mut buf = alloc::vec![0u8; T::MAX_BITS.div_ceil(8)];
+    let mut writer = BitWriter::new(&mut buf);
+    value.write_to(&mut writer).expect("fits in MAX_BITS");
+    assert_eq!(writer.bits_written(), counter.bits_written(), "the writer and the counter agree");
+    let used = writer.finish().expect("fits");
+    buf.truncate(used);
+    (buf, counter.bits_written())
+}
+
+/// `encode`, then reads it back with the type's `read_from`.
+fn round_trip<T: p::BitPack + PartialEq + core::fmt::Debug>(value: &T) -> usize {
+    let (bytes, bits) = encode(value);
+    assert!((T::MIN_BITS..=T::MAX_BITS).contains(&bits), "{bits} bits outside MIN_BITS..=MAX_BITS");
+    assert_eq!(&T::read_from(&mut p::BitReader::new(&bytes)).expect("reads back"), value);
+    bits
+}
+
+const GRID: usize = 2;
+
+/// A struct of every leaf and container form (expand/body.rs, items.rs,
+/// checks.rs, run.rs, codec/{bool,int,float,text,containers,nested}.rs):
+/// `on` to `raw64` are one fused run; `cache` is `#[bitpack(skip)]`.
+#[derive(Debug, PartialEq)]
+struct Plain {
+    on: bool,
+    /// `#[bits(min = 0, max = 9)]`
+    level: u8,
+    /// `#[quantize(min = -1.0, max = 1.0, res = 0.01)]`
+    x: f32,
+    /// `#[quantize(min = -1.0e6, max = 1.0e6, res = 0.001)]`
+    far: f64,
+    raw: f32,
+    raw64: f64,
+    /// `#[bitpack(max_len = 8)]`
+    name: p::String,
+    /// `#[bitpack(max_len = 4)]`
+    list: p::Vec<u16>,
+    maybe: p::Option<bool>,
+    boxed: p::Box<u8>,
+    /// An array of a length the derive does not see as a literal.
+    grid: [u8; GRID],
+    boxed_grid: p::Box<[u8; GRID]>,
+    cache: u32,
+}
+
+// The compile-time checks of declarations given as paths.
+const _: () = if let p::Some(problem) = p::ranged_u8::problem(0, 9) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::quantize_problem(-1.0, 1.0, 0.01) {
+    core::panic!("{}", problem)
+};
+const _: () = if let p::Some(problem) = p::quantize64_problem(-1.0e6, 1.0e6, 0.001) {
+    core::panic!("{}", problem)
+};
+
+const PLAIN_WIDTHS: [u32; 6] = [
+    1,
+    (p::ranged_u8::bits(0, 9) as u32),
+    (p::quantize_bits(-1.0, 1.0, 0.01) as u32),
+    (p::quantize64_bits(-1.0e6, 1.0e6, 0.001) as u32),
+    32u32,
+    64u32,
+];
+const PLAIN_RUN_BITS: usize = p::run_bits(&PLAIN_WIDTHS);
+
+impl Plain {
+    /// The body of `write_to`, as generated both inside the reservation
+    /// and after it.
+    fn write_body<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        let mut valid = true;
+        let value0 = p::bool_bits(self.on);
+        let value1 = p::ranged_u8::run_bits(self.level, 0, 9, &mut valid);
+        let value2 = p::quantized_bits(self.x, -1.0, 1.0, 0.01, &mut valid);
+        let value3 = p::quantized64_bits(self.far, -1.0e6, 1.0e6, 0.001, &mut valid);
+        let value4 = p::f32_bits(self.raw);
+        let value5 = p::f64_bits(self.raw64);
+        if valid && p::run_fits(writer, PLAIN_RUN_BITS) {
+            let mut run = p::RunWriter::new();
+            run.put(writer, value0, PLAIN_WIDTHS[0]);
+            run.put(writer, value1, PLAIN_WIDTHS[1]);
+            run.put(writer, value2, PLAIN_WIDTHS[2]);
+            run.put(writer, value3, PLAIN_WIDTHS[3]);
+            run.put(writer, value4, PLAIN_WIDTHS[4]);
+            run.put(writer, value5, PLAIN_WIDTHS[5]);
+            run.finish(writer);
+        } else {
+            <bool as p::BitPack>::write_to(&self.on, writer)?;
+            p::ranged_u8::write(writer, self.level, 0, 9)?;
+            p::BitWrite::write_compressed_float(writer, self.x, -1.0, 1.0, 0.01)?;
+            p::BitWrite::write_compressed_double(writer, self.far, -1.0e6, 1.0e6, 0.001)?;
+            <f32 as p::BitPack>::write_to(&self.raw, writer)?;
+            <f64 as p::BitPack>::write_to(&self.raw64, writer)?;
+        }
+        p::write_rust_string(writer, &self.name, 8)?;
+        p::write_len(writer, p::Vec::len(&self.list), 4)?;
+        for element in &self.list {
+            <u16 as p::BitPack>::write_to(element, writer)?;
+        }
+        match &self.maybe {
+            p::Some(value) => {
+                p::BitWrite::write_bool(writer, true)?;
+                <bool as p::BitPack>::write_to(value, writer)?;
+            }
+            p::None => p::BitWrite::write_bool(writer, false)?,
+        }
+        <u8 as p::BitPack>::write_to(&(*self.boxed), writer)?;
+        for element in &self.grid {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+        }
+        for element in &(*self.boxed_grid) {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+        }
+        p::Ok(())
+    }
+}
+
+impl p::BitPack for Plain {
+    const MAX_BITS: usize = p::sum(&[
+        <bool as p::BitPack>::MAX_BITS,
+        p::ranged_u8::bits(0, 9),
+        p::quantize_bits(-1.0, 1.0, 0.01),
+        p::quantize64_bits(-1.0e6, 1.0e6, 0.001),
+        <f32 as p::BitPack>::MAX_BITS,
+        <f64 as p::BitPack>::MAX_BITS,
+        p::str_max_bits(8),
+        p::vec_max_bits(4, <u16 as p::BitPack>::MAX_BITS),
+        p::sum(&[1, <bool as p::BitPack>::MAX_BITS]),
+        <u8 as p::BitPack>::MAX_BITS,
+        p::times(GRID, <u8 as p::BitPack>::MAX_BITS),
+        p::times(GRID, <u8 as p::BitPack>::MAX_BITS),
+    ]);
+    const MIN_BITS: usize = p::sum(&[
+        <bool as p::BitPack>::MIN_BITS,
+        p::ranged_u8::bits(0, 9),
+        p::quantize_bits(-1.0, 1.0, 0.01),
+        p::quantize64_bits(-1.0e6, 1.0e6, 0.001),
+        <f32 as p::BitPack>::MIN_BITS,
+        <f64 as p::BitPack>::MIN_BITS,
+        p::len_bits(8),
+        p::len_bits(4),
+        1,
+        <u8 as p::BitPack>::MIN_BITS,
+        p::times(GRID, <u8 as p::BitPack>::MIN_BITS),
+        p::times(GRID, <u8 as p::BitPack>::MIN_BITS),
+    ]);
+    const SCHEMA: u64 = p::schema::sequence(&[
+        <bool as p::BitPack>::SCHEMA,
+        p::ranged_u8::schema(0, 9),
+        p::schema::quantized(-1.0, 1.0, 0.01),
+        p::schema::quantized64(-1.0e6, 1.0e6, 0.001),
+        <f32 as p::BitPack>::SCHEMA,
+        <f64 as p::BitPack>::SCHEMA,
+        p::schema::string(8),
+        p::schema::vec(4, <u16 as p::BitPack>::SCHEMA),
+        p::schema::option(<bool as p::BitPack>::SCHEMA),
+        <u8 as p::BitPack>::SCHEMA,
+        p::schema::array(GRID, <u8 as p::BitPack>::SCHEMA),
+        p::schema::array(GRID, <u8 as p::BitPack>::SCHEMA),
+    ]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if let p::Some(mut reserved) = p::reserve(writer, <Self as p::BitPack>::MAX_BITS) {
+                    let writer = &mut reserved;
+                    return self.write_body(writer);
+                }
+                self.write_body(writer)
+            },
+        )
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| Self::read_body(reader),
+        )
+    }
+}
+
+impl Plain {
+    /// The body of `read_from`.
+    fn read_body(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        let (on, level, x, far, raw, raw64) = 'run: {
+            if p::run_remains(reader, PLAIN_RUN_BITS) {
+                let mut run = p::RunReader::new(PLAIN_RUN_BITS);
+                let mut valid = true;
+                let leaf0 = p::bool_value(run.get(reader, PLAIN_WIDTHS[0]));
+                let leaf1 = p::ranged_u8::run_value(run.get(reader, PLAIN_WIDTHS[1]), 0, 9, &mut valid);
+                let leaf2 = p::quantized_value(run.get(reader, PLAIN_WIDTHS[2]), -1.0, 1.0, 0.01, &mut valid);
+                let leaf3 =
+                    p::quantized64_value(run.get(reader, PLAIN_WIDTHS[3]), -1.0e6, 1.0e6, 0.001, &mut valid);
+                let leaf4 = p::f32_value(run.get(reader, PLAIN_WIDTHS[4]));
+                let leaf5 = p::f64_value(run.get(reader, PLAIN_WIDTHS[5]));
+                if valid {
+                    break 'run (leaf0, leaf1, leaf2, leaf3, leaf4, leaf5);
+                }
+                p::unread_run(reader, PLAIN_RUN_BITS);
+            }
+            (
+                <bool as p::BitPack>::read_from(reader)?,
+                p::ranged_u8::read(reader, 0, 9)?,
+                p::BitReader::read_compressed_float(reader, -1.0, 1.0, 0.01)?,
+                p::BitReader::read_compressed_double(reader, -1.0e6, 1.0e6, 0.001)?,
+                <f32 as p::BitPack>::read_from(reader)?,
+                <f64 as p::BitPack>::read_from(reader)?,
+            )
+        };
+        let name = p::read_rust_string(reader, 8)?;
+        let list = p::read_vec(reader, 4, <u16 as p::BitPack>::MIN_BITS, |reader| {
+            let element = <u16 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        })?;
+        let maybe = if p::BitReader::read_bool(reader)? {
+            p::Some(<bool as p::BitPack>::read_from(reader)?)
+        } else {
+            p::None
+        };
+        let boxed = p::read_box(reader, |reader| {
+            let element = <u8 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        })?;
+        let grid = p::read_array(reader, <u8 as p::BitPack>::read_from)?;
+        let boxed_grid = p::read_boxed_array(reader, |reader| {
+            let element = <u8 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        })?;
+        let cache = <u32 as p::Default>::default();
+        p::Ok(Plain { on, level, x, far, raw, raw64, name, list, maybe, boxed, grid, boxed_grid, cache })
+    }
+}
+
+/// `-123_456.789` as it reads back: a value on the quantizer's grid.
+fn far() -> f64 {
+    let mut buf = [0u8; 4];
+    let mut writer = BitWriter::new(&mut buf);
+    crate::BitWrite::write_compressed_double(&mut writer, -123_456.789, -1.0e6, 1.0e6, 0.001).unwrap();
+    writer.finish().unwrap();
+    p::BitReader::new(&buf).read_compressed_double(-1.0e6, 1.0e6, 0.001).unwrap()
+}
+
+fn plain() -> Plain {
+    Plain {
+        on: true,
+        level: 7,
+        x: 0.25,
+        far: far(),
+        raw: -0.0,
+        raw64: f64::MIN_POSITIVE,
+        name: "grunt".into(),
+        list: alloc::vec![3, 60_000],
+        maybe: p::Some(false),
+        boxed: p::Box::new(200),
+        grid: [1, 2],
+        boxed_grid: p::Box::new([3, 4]),
+        cache: 0,
+    }
+}
+
+#[test]
+fn a_struct_writes_what_the_public_calls_write() {
+    let value = plain();
+    let (bytes, bits) = encode(&value);
+    let mut buf = [0u8; 64];
+    let mut by_hand = BitWriter::new(&mut buf);
+    let w = &mut by_hand;
+    crate::BitWrite::write_bool(w, true).unwrap();
+    crate::BitWrite::write_int(w, 7, 0, 9).unwrap();
+    crate::BitWrite::write_compressed_float(w, 0.25, -1.0, 1.0, 0.01).unwrap();
+    crate::BitWrite::write_compressed_double(w, far(), -1.0e6, 1.0e6, 0.001).unwrap();
+    crate::BitWrite::write_f32(w, -0.0).unwrap();
+    crate::BitWrite::write_f64(w, f64::MIN_POSITIVE).unwrap();
+    crate::BitWrite::write_str(w, "grunt", 8).unwrap();
+    crate::BitWrite::write_int(w, 2, 0, 4).unwrap();
+    crate::BitWrite::write_u16(w, 3).unwrap();
+    crate::BitWrite::write_u16(w, 60_000).unwrap();
+    crate::BitWrite::write_bool(w, true).unwrap();
+    crate::BitWrite::write_bool(w, false).unwrap();
+    for byte in [200, 1, 2, 3, 4] {
+        crate::BitWrite::write_u8(w, byte).unwrap();
+    }
+    assert_eq!(by_hand.bits_written(), bits);
+    let used = by_hand.finish().unwrap();
+    assert_eq!(bytes, buf[..used]);
+    assert_eq!(round_trip(&value), bits);
+
+    let run = 1 + bits_required(0, 9) as usize + 8 + 31 + 32 + 64;
+    assert_eq!(PLAIN_RUN_BITS, run);
+    // The string: length, 7 bits of padding at most, 8 bytes; the Vec:
+    // length then 4 u16; the Option; the Box; the arrays.
+    assert_eq!(<Plain as p::BitPack>::MAX_BITS, run + (4 + 7 + 64) + (3 + 64) + 2 + 8 + 16 + 16);
+    assert_eq!(<Plain as p::BitPack>::MIN_BITS, run + 4 + 3 + 1 + 8 + 16 + 16);
+}
+
+#[test]
+fn a_struct_falls_back_from_its_run_as_generated() {
+    // A refused value: the run is skipped and the field's own write refuses.
+    let refused = Plain { level: 10, ..plain() };
+    let error = refused.write_to(&mut BitCounter::new()).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::OutOfRange, 1));
+    // A leaf the run reads out of range: read again field by field, which
+    // refuses it at its own bit.
+    let (mut bytes, _) = encode(&plain());
+    bytes[0] |= 0b1_1110; // level 15
+    let error = <Plain as p::BitPack>::read_from(&mut p::BitReader::new(&bytes)).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::OutOfRange, 1));
+    // Too few bits for the run: read field by field, up to the end.
+    let (bytes, _) = encode(&plain());
+    let error = <Plain as p::BitPack>::read_from(&mut p::BitReader::new(&bytes[..10])).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UnexpectedEnd);
+}
+
+/// An enum (expand/body.rs, checks.rs for `#[bitpack(max_bytes = 64)]`).
+#[derive(Debug, PartialEq)]
+enum Shape {
+    Empty,
+    /// `#[bits(min = 0, max = 3)]` on the `u8`.
+    Dot(u8, bool),
+    /// `#[quantize(min = 0.0, max = 10.0, res = 0.5)]`
+    Line {
+        len: f32,
+    },
+}
+
+impl p::BitPack for Shape {
+    const MAX_BITS: usize = {
+        let max_bits: usize = p::sum(&[
+            p::tag_bits(3),
+            p::max(&[
+                p::sum(&[]),
+                p::sum(&[p::ranged_u8::bits(0, 3), <bool as p::BitPack>::MAX_BITS]),
+                p::sum(&[p::quantize_bits(0.0, 10.0, 0.5)]),
+            ]),
+        ]);
+        if let p::Some(problem) = p::max_bytes_problem("Shape", max_bits, 64) {
+            core::panic!("{}", problem.as_str())
+        }
+        max_bits
+    };
+    const MIN_BITS: usize = p::sum(&[
+        p::tag_bits(3),
+        p::min(&[
+            p::sum(&[]),
+            p::sum(&[p::ranged_u8::bits(0, 3), <bool as p::BitPack>::MIN_BITS]),
+            p::sum(&[p::quantize_bits(0.0, 10.0, 0.5)]),
+        ]),
+    ]);
+    const SCHEMA: u64 = p::schema::enumeration(&[
+        p::schema::sequence(&[]),
+        p::schema::sequence(&[p::ranged_u8::schema(0, 3), <bool as p::BitPack>::SCHEMA]),
+        p::schema::sequence(&[p::schema::quantized(0.0, 10.0, 0.5)]),
+    ]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                let tag: u32 = match self {
+                    Self::Empty => 0,
+                    Self::Dot { .. } => 1,
+                    Self::Line { .. } => 2,
+                };
+                p::write_tag(writer, tag, 3)?;
+                match self {
+                    Self::Empty => {}
+                    Self::Dot(field0, field1) => {
+                        p::ranged_u8::write(writer, *field0, 0, 3)?;
+                        <bool as p::BitPack>::write_to(field1, writer)?;
+                    }
+                    Self::Line { len } => p::BitWrite::write_compressed_float(writer, *len, 0.0, 10.0, 0.5)?,
+                }
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                p::Ok(match p::read_tag(reader, 3)? {
+                    0 => Self::Empty,
+                    1 => {
+                        Self::Dot(p::ranged_u8::read(reader, 0, 3)?, <bool as p::BitPack>::read_from(reader)?)
+                    }
+                    2 => Self::Line { len: p::BitReader::read_compressed_float(reader, 0.0, 10.0, 0.5)? },
+                    _ => return p::Err(p::invalid_tag(reader)),
+                })
+            },
+        )
+    }
+}
+
+/// An enum without variants: only `invalid_tag` reads it.
+enum Never {}
+
+impl p::BitPack for Never {
+    const MAX_BITS: usize = p::sum(&[p::tag_bits(0), p::max(&[])]);
+    const MIN_BITS: usize = p::sum(&[p::tag_bits(0), p::min(&[])]);
+    const SCHEMA: u64 = p::schema::enumeration(&[]);
+
+    fn write_to<W: p::BitWrite>(&self, _writer: &mut W) -> p::Result<(), p::Error> {
+        match *self {}
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::Err(p::invalid_tag(reader))
+    }
+}
+
+#[test]
+fn enums_write_their_tag_then_the_variant() {
+    assert_eq!(round_trip(&Shape::Empty), 2);
+    assert_eq!(round_trip(&Shape::Dot(3, true)), 2 + 2 + 1);
+    assert_eq!(round_trip(&Shape::Line { len: 9.5 }), 2 + 5);
+    assert_eq!((<Shape as p::BitPack>::MAX_BITS, <Shape as p::BitPack>::MIN_BITS), (7, 2));
+    // Tag 3 of 3 variants is past the tag's range.
+    let error = <Shape as p::BitPack>::read_from(&mut p::BitReader::new(&[0b11])).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::OutOfRange);
+    assert_eq!((<Never as p::BitPack>::MAX_BITS, <Never as p::BitPack>::MIN_BITS), (0, 0));
+    let error = <Never as p::BitPack>::read_from(&mut p::BitReader::new(&[])).err().unwrap();
+    assert_eq!(error.kind(), ErrorKind::InvalidTag);
+    assert_ne!(<Shape as p::BitPack>::SCHEMA, <Never as p::BitPack>::SCHEMA);
+    let problem = p::max_bytes_problem("Shape", 65, 8).unwrap();
+    assert!(problem.as_str().contains("MAX_BITS = 65"));
+}
+
+/// Every `ranged_<int>` and `relative_<int>` module, named as in
+/// expand/runtime.rs, with each item in its generated form (codec/int.rs,
+/// run.rs, change_groups.rs).
+macro_rules! every_int_type {
+    ($($int:ident $ranged:ident $relative:ident,)*) => {
+        #[test]
+        fn every_integer_type_has_its_ranged_and_relative_module() {
+            $({
+                let (min, max, value, baseline): ($int, $int, $int, $int) = (1, 100, 42, 40);
+                const _: () = if let p::Some(problem) = p::$ranged::problem(1, 100) {
+                    core::panic!("{}", problem.as_str())
+                };
+                const _: () = if let p::Some(problem) = p::$relative::problem(1, 100) {
+                    core::panic!("{}", problem)
+                };
+                assert!(p::$ranged::problem(max, min).is_some_and(|problem| !problem.as_str().is_empty()));
+                assert_eq!(p::$ranged::bits(min, max), 7);
+                assert_eq!(p::$ranged::schema(min, max), p::schema::int(1, 100));
+
+                let mut buf = [0u8; 8];
+                let mut writer = BitWriter::new(&mut buf);
+                p::$ranged::write(&mut writer, value, min, max).unwrap();
+                p::$relative::write(&mut writer, value, baseline, min, max).unwrap();
+                let used = writer.finish().unwrap();
+                let mut reader = p::BitReader::new(&buf[..used]);
+                assert_eq!(p::$ranged::read(&mut reader, min, max).unwrap(), value);
+                assert_eq!(p::$relative::read(&mut reader, baseline, min, max).unwrap(), value);
+                assert!(p::$ranged::write(&mut BitCounter::new(), max + 1, min, max).is_err());
+
+                let mut valid = true;
+                let raw = p::$ranged::run_bits(value, min, max, &mut valid);
+                assert_eq!((raw, p::$ranged::run_value(raw, min, max, &mut valid), valid), (41, value, true));
+                p::$ranged::run_bits(max + 1, min, max, &mut valid);
+                assert!(!valid, "{}", stringify!($ranged));
+            })*
+        }
+    };
+}
+
+every_int_type! {
+    u8 ranged_u8 relative_u8,
+    u16 ranged_u16 relative_u16,
+    u32 ranged_u32 relative_u32,
+    u64 ranged_u64 relative_u64,
+    u128 ranged_u128 relative_u128,
+    usize ranged_usize relative_usize,
+    i8 ranged_i8 relative_i8,
+    i16 ranged_i16 relative_i16,
+    i32 ranged_i32 relative_i32,
+    i64 ranged_i64 relative_i64,
+    i128 ranged_i128 relative_i128,
+    isize ranged_isize relative_isize,
+}
+
+#[test]
+fn quantized_floats_code_against_a_baseline() {
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    p::relative_f32::write(&mut writer, 1.5, 1.0, -10.0, 10.0, 0.01).unwrap();
+    p::relative_f64::write(&mut writer, -2.5, -2.0, -1.0e6, 1.0e6, 0.001).unwrap();
+    let used = writer.finish().unwrap();
+    let mut reader = p::BitReader::new(&buf[..used]);
+    assert!((p::relative_f32::read(&mut reader, 1.0, -10.0, 10.0, 0.01).unwrap() - 1.5).abs() <= 0.005);
+    assert!((p::relative_f64::read(&mut reader, -2.0, -1.0e6, 1.0e6, 0.001).unwrap() + 2.5).abs() <= 0.0005);
+}
+
+/// Change groups, tracked and delta (expand/change_groups.rs): `name` is
+/// `#[change_group(state)]`, `x` `#[change_group(motion)] #[bits(min = 0,
+/// max = 1023)] #[bitpack(relative)]`, `always` in no group.
+#[derive(Clone, Debug, PartialEq)]
+struct Unit {
+    name: p::String,
+    x: u16,
+    always: bool,
+}
+
+const _: () = if let p::Some(problem) = p::relative_u16::problem(0, 1023) {
+    core::panic!("{}", problem)
+};
+
+impl p::BitPack for Unit {
+    const MAX_BITS: usize =
+        p::sum(&[p::str_max_bits(8), p::ranged_u16::bits(0, 1023), <bool as p::BitPack>::MAX_BITS]);
+    const MIN_BITS: usize = p::sum(&[p::len_bits(8), p::ranged_u16::bits(0, 1023), 1]);
+    const SCHEMA: u64 = p::schema::sequence(&[
+        p::schema::string(8),
+        p::ranged_u16::schema(0, 1023),
+        <bool as p::BitPack>::SCHEMA,
+    ]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                p::write_rust_string(writer, &self.name, 8)?;
+                p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                <bool as p::BitPack>::write_to(&self.always, writer)?;
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let name = p::read_rust_string(reader, 8)?;
+                let x = p::ranged_u16::read(reader, 0, 1023)?;
+                let always = <bool as p::BitPack>::read_from(reader)?;
+                p::Ok(Unit { name, x, always })
+            },
+        )
+    }
+}
+
+impl p::ChangeGroups for Unit {
+    type Tracker = p::GroupTracker<2, ()>;
+    type Changes = (p::Option<(p::String,)>, p::Option<(u16,)>, bool);
+
+    fn write_changes<W: p::BitWrite>(
+        &self,
+        writer: &mut W,
+        confirmed: &<Self as p::ChangeGroups>::Tracker,
+        latest: &mut <Self as p::ChangeGroups>::Tracker,
+    ) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[0],
+                    &mut latest.records[0],
+                    |writer: &mut p::BitFingerprint| {
+                        p::write_rust_string(writer, &self.name, 8)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::write_rust_string(writer, &self.name, 8)?;
+                }
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[1],
+                    &mut latest.records[1],
+                    |writer: &mut p::BitFingerprint| {
+                        p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                }
+                <bool as p::BitPack>::write_to(&self.always, writer)?;
+                p::Ok(())
+            },
+        )
+    }
+
+    fn decode_changes(
+        reader: &mut p::BitReader<'_>,
+    ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let item0 = if p::BitReader::read_bool(reader)? {
+                    p::Some((p::read_rust_string(reader, 8)?,))
+                } else {
+                    p::None
+                };
+                let item1 = if p::BitReader::read_bool(reader)? {
+                    p::Some((p::ranged_u16::read(reader, 0, 1023)?,))
+                } else {
+                    p::None
+                };
+                let item2 = <bool as p::BitPack>::read_from(reader)?;
+                p::Ok((item0, item1, item2))
+            },
+        )
+    }
+
+    fn apply_changes(&mut self, (item0, item1, item2): <Self as p::ChangeGroups>::Changes) {
+        if let p::Some((name,)) = item0 {
+            self.name = name;
+        }
+        if let p::Some((x,)) = item1 {
+            self.x = x;
+        }
+        self.always = item2;
+    }
+
+    fn write_delta<W: p::BitWrite>(&self, baseline: &Self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if p::delta_group(
+                    writer,
+                    |writer: &mut p::BitFingerprint| {
+                        p::write_rust_string(writer, &self.name, 8)?;
+                        p::Ok(())
+                    },
+                    |writer: &mut p::BitFingerprint| {
+                        p::write_rust_string(writer, &baseline.name, 8)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::write_rust_string(writer, &self.name, 8)?;
+                }
+                if p::delta_group(
+                    writer,
+                    |writer: &mut p::BitFingerprint| {
+                        p::ranged_u16::write(writer, self.x, 0, 1023)?;
+                        p::Ok(())
+                    },
+                    |writer: &mut p::BitFingerprint| {
+                        p::ranged_u16::write(writer, baseline.x, 0, 1023)?;
+                        p::Ok(())
+                    },
+                )? {
+                    p::relative_u16::write(writer, self.x, baseline.x, 0, 1023)?;
+                }
+                <bool as p::BitPack>::write_to(&self.always, writer)?;
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_delta(baseline: &Self, reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let flag = p::BitReader::bits_read(reader);
+                let (name,) = if p::BitReader::read_bool(reader)? {
+                    let name = p::read_rust_string(reader, 8)?;
+                    p::delta_group_sent(
+                        flag,
+                        |writer: &mut p::BitFingerprint| {
+                            p::write_rust_string(writer, &name, 8)?;
+                            p::Ok(())
+                        },
+                        |writer: &mut p::BitFingerprint| {
+                            p::write_rust_string(writer, &baseline.name, 8)?;
+                            p::Ok(())
+                        },
+                    )?;
+                    (name,)
+                } else {
+                    (<p::String as p::Clone>::clone(&baseline.name),)
+                };
+                let flag = p::BitReader::bits_read(reader);
+                let (x,) = if p::BitReader::read_bool(reader)? {
+                    let x = p::relative_u16::read(reader, baseline.x, 0, 1023)?;
+                    p::delta_group_sent(
+                        flag,
+                        |writer: &mut p::BitFingerprint| {
+                            p::ranged_u16::write(writer, x, 0, 1023)?;
+                            p::Ok(())
+                        },
+                        |writer: &mut p::BitFingerprint| {
+                            p::ranged_u16::write(writer, baseline.x, 0, 1023)?;
+                            p::Ok(())
+                        },
+                    )?;
+                    (x,)
+                } else {
+                    (<u16 as p::Clone>::clone(&baseline.x),)
+                };
+                let always = <bool as p::BitPack>::read_from(reader)?;
+                p::Ok(Unit { name, x, always })
+            },
+        )
+    }
+}
+
+#[test]
+fn change_groups_send_what_changed() {
+    use crate::ChangeGroups;
+
+    let sent = Unit { name: "scout".into(), x: 500, always: true };
+    let (confirmed, mut latest) =
+        (<Unit as ChangeGroups>::Tracker::default(), <Unit as ChangeGroups>::Tracker::default());
+    let mut buf = [0u8; 32];
+    let mut writer = BitWriter::new(&mut buf);
+    sent.write_changes(&mut writer, &confirmed, &mut latest).unwrap();
+    // The flag, the name (its length, padding to bit 8, 5 bytes), the
+    // flag, x, and `always`.
+    assert_eq!(crate::BitWrite::bits_written(&writer), 1 + (4 + 3 + 40) + 1 + 10 + 1);
+    writer.finish().unwrap();
+    let mut seen = Unit { name: p::String::new(), x: 0, always: false };
+    seen.read_changes(&mut p::BitReader::new(&buf)).unwrap();
+    assert_eq!(seen, sent);
+    // Acknowledged: an unchanged value sends two flags and `always`.
+    let mut writer = BitWriter::new(&mut buf);
+    sent.write_changes(&mut writer, &latest.clone(), &mut latest).unwrap();
+    assert_eq!(crate::BitWrite::bits_written(&writer), 3);
+
+    let moved = Unit { x: 501, ..sent.clone() };
+    let mut writer = BitWriter::new(&mut buf);
+    moved.write_delta(&sent, &mut writer).unwrap();
+    let bits = crate::BitWrite::bits_written(&writer);
+    let used = writer.finish().unwrap();
+    let whole = 1 + 1 + p::ranged_u16::bits(0, 1023) + 1;
+    assert!(bits < whole, "x one step on: shorter coded against the baseline than whole ({bits} bits)");
+    assert_eq!(Unit::read_delta(&sent, &mut p::BitReader::new(&buf[..used])).unwrap(), moved);
+    // A group sent with the baseline's own bits: never written, so refused.
+    let mut writer = BitWriter::new(&mut buf);
+    crate::BitWrite::write_bool(&mut writer, true).unwrap();
+    p::write_rust_string(&mut writer, "scout", 8).unwrap();
+    let used = writer.finish().unwrap();
+    let error = Unit::read_delta(&sent, &mut p::BitReader::new(&buf[..used])).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 0));
+}
+
+/// A nested type sharing its parent's sign bit (expand/sign_scope.rs,
+/// codec/adaptive.rs): `z` is `#[bitpack(adaptive)]`.
+#[derive(Debug, PartialEq)]
+struct Inner {
+    z: i64,
+}
+
+impl p::BitPack for Inner {
+    const MAX_BITS: usize = p::sum(&[
+        p::adaptive::sign_bits(p::adaptive::any(&[true])),
+        p::sum(&[p::adaptive::int_max_bits::<i64>()]),
+    ]);
+    const MIN_BITS: usize = p::sum(&[
+        p::adaptive::sign_bits(p::adaptive::any(&[true])),
+        p::sum(&[p::adaptive::int_min_bits::<i64>()]),
+    ]);
+    const SCHEMA: u64 = p::adaptive::scope_schema(
+        p::adaptive::any(&[true]),
+        p::schema::sequence(&[p::adaptive::int_schema::<i64>()]),
+    );
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::adaptive::write_scope(self, writer)
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::adaptive::read_scope(reader)
+    }
+}
+
+impl p::adaptive::SignScope for Inner {
+    const HAS_SIGNED: bool = p::adaptive::any(&[true]);
+
+    fn any_negative(&self) -> bool {
+        p::adaptive::AdaptiveInt::is_negative(self.z)
+    }
+
+    fn write_scoped<W: p::BitWrite>(
+        &self,
+        writer: &mut W,
+        signs: p::adaptive::Signs,
+    ) -> p::Result<(), p::Error> {
+        p::adaptive::write_adaptive::<i64, W>(writer, self.z, signs)?;
+        p::Ok(())
+    }
+
+    fn read_scoped(reader: &mut p::BitReader<'_>, signs: p::adaptive::Signs) -> p::Result<Self, p::Error> {
+        p::Ok(Inner { z: p::adaptive::read_adaptive::<i64>(reader, signs)? })
+    }
+}
+
+/// Adaptive values of every form: `a`, a group `xyz`, a `Vec` `v`
+/// (`max_len = 16`), fixed-point `d` and `s` (`#[quantize(res = 0.001)]`,
+/// `#[quantize(res = 0.25)]`), nested `inner` and `many` (`max_len = 4`)
+/// under the message's sign bit, and `p1`, `p2` in `adaptive(group = p)`.
+#[derive(Debug, PartialEq)]
+struct Scored {
+    a: i32,
+    xyz: [i16; 3],
+    v: p::Vec<u16>,
+    d: f64,
+    s: f32,
+    inner: Inner,
+    many: p::Vec<Inner>,
+    p1: i8,
+    p2: i8,
+}
+
+const _: () = if let p::Some(problem) = p::adaptive::fixed_problem(0.001) {
+    core::panic!("{}", problem)
+};
+
+const SCORED_HAS_SIGNED: bool = p::adaptive::any(&[
+    true,
+    <Inner as p::adaptive::SignScope>::HAS_SIGNED,
+    <Inner as p::adaptive::SignScope>::HAS_SIGNED,
+]);
+
+impl p::BitPack for Scored {
+    const MAX_BITS: usize = p::sum(&[
+        p::adaptive::sign_bits(SCORED_HAS_SIGNED),
+        p::sum(&[
+            p::adaptive::int_max_bits::<i32>(),
+            p::adaptive::adaptive_group_max_bits::<i16>(3),
+            p::adaptive::adaptive_vec_max_bits::<u16>(16),
+            p::adaptive::FIXED_MAX_BITS,
+            p::adaptive::FIXED_MAX_BITS,
+            p::adaptive::scoped_bits(
+                <Inner as p::BitPack>::MAX_BITS,
+                <Inner as p::adaptive::SignScope>::HAS_SIGNED,
+            ),
+            p::vec_max_bits(
+                4,
+                p::adaptive::scoped_bits(
+                    <Inner as p::BitPack>::MAX_BITS,
+                    <Inner as p::adaptive::SignScope>::HAS_SIGNED,
+                ),
+            ),
+            p::adaptive::adaptive_group_max_bits::<i8>(2),
+        ]),
+    ]);
+    const MIN_BITS: usize = p::sum(&[
+        p::adaptive::sign_bits(SCORED_HAS_SIGNED),
+        p::sum(&[
+            p::adaptive::int_min_bits::<i32>(),
+            p::adaptive::group_min_bits::<i16>(3),
+            p::adaptive::vec_min_bits(16),
+            p::adaptive::FIXED_MIN_BITS,
+            p::adaptive::FIXED_MIN_BITS,
+            p::adaptive::scoped_bits(
+                <Inner as p::BitPack>::MIN_BITS,
+                <Inner as p::adaptive::SignScope>::HAS_SIGNED,
+            ),
+            p::len_bits(4),
+            p::adaptive::group_min_bits::<i8>(2),
+        ]),
+    ]);
+    const SCHEMA: u64 = p::adaptive::scope_schema(
+        SCORED_HAS_SIGNED,
+        p::schema::sequence(&[
+            p::adaptive::int_schema::<i32>(),
+            p::adaptive::group_schema::<i16>(3),
+            p::adaptive::vec_schema::<u16>(16),
+            p::adaptive::fixed_schema(0.001, 64u32),
+            p::adaptive::fixed_schema(0.25, 32u32),
+            p::adaptive::scoped_schema(<Inner as p::BitPack>::SCHEMA),
+            p::schema::vec(4, p::adaptive::scoped_schema(<Inner as p::BitPack>::SCHEMA)),
+            p::adaptive::group_schema::<i8>(2),
+        ]),
+    );
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::adaptive::write_scope(self, writer)
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::adaptive::read_scope(reader)
+    }
+}
+
+impl p::adaptive::SignScope for Scored {
+    const HAS_SIGNED: bool = SCORED_HAS_SIGNED;
+
+    fn any_negative(&self) -> bool {
+        (p::adaptive::AdaptiveInt::is_negative(self.a))
+            || (p::adaptive::any_negative::<i16>(&self.xyz))
+            || (p::adaptive::fixed_point_is_negative(self.d, 0.001))
+            || (p::adaptive::fixed_is_negative_f32(self.s, 0.25))
+            || (<Inner as p::adaptive::SignScope>::any_negative(&self.inner))
+            || (p::adaptive::Iterator::any(
+                &mut p::adaptive::IntoIterator::into_iter(&self.many),
+                |element| <Inner as p::adaptive::SignScope>::any_negative(element),
+            ))
+            || (p::adaptive::AdaptiveInt::is_negative(self.p1))
+            || (p::adaptive::AdaptiveInt::is_negative(self.p2))
+    }
+
+    fn write_scoped<W: p::BitWrite>(
+        &self,
+        writer: &mut W,
+        signs: p::adaptive::Signs,
+    ) -> p::Result<(), p::Error> {
+        p::adaptive::write_adaptive::<i32, W>(writer, self.a, signs)?;
+        p::adaptive::write_adaptive_group::<i16, W>(writer, &self.xyz, signs)?;
+        p::adaptive::write_adaptive_vec::<u16, W>(writer, &self.v, 16, signs)?;
+        p::adaptive::write_fixed(writer, self.d, 0.001, signs)?;
+        p::adaptive::write_fixed_f32(writer, self.s, 0.25, signs)?;
+        <Inner as p::adaptive::SignScope>::write_scoped(&self.inner, writer, signs)?;
+        p::write_len(writer, p::Vec::len(&self.many), 4)?;
+        for element in &self.many {
+            <Inner as p::adaptive::SignScope>::write_scoped(element, writer, signs)?;
+        }
+        p::adaptive::write_adaptive_group::<i8, W>(writer, &[self.p1, self.p2], signs)?;
+        p::Ok(())
+    }
+
+    fn read_scoped(reader: &mut p::BitReader<'_>, signs: p::adaptive::Signs) -> p::Result<Self, p::Error> {
+        let a = p::adaptive::read_adaptive::<i32>(reader, signs)?;
+        let xyz = {
+            let mut group = [<i16 as p::adaptive::AdaptiveInt>::ZERO; 3];
+            p::adaptive::read_adaptive_group::<i16>(reader, &mut group, signs)?;
+            group
+        };
+        let v = p::adaptive::read_adaptive_vec::<u16>(reader, 16, signs)?;
+        let d = p::adaptive::read_fixed(reader, 0.001, signs)?;
+        let s = p::adaptive::read_fixed_f32(reader, 0.25, signs)?;
+        let inner = <Inner as p::adaptive::SignScope>::read_scoped(reader, signs)?;
+        let many = {
+            let min_element_bits = p::adaptive::scoped_bits(
+                <Inner as p::BitPack>::MIN_BITS,
+                <Inner as p::adaptive::SignScope>::HAS_SIGNED,
+            );
+            let len = p::read_len(reader, 4, min_element_bits)?;
+            let mut items = p::Vec::with_capacity(len);
+            for _ in 0..len {
+                p::Vec::push(&mut items, <Inner as p::adaptive::SignScope>::read_scoped(reader, signs)?);
+            }
+            items
+        };
+        let [p1, p2] = {
+            let mut group = [<i8 as p::adaptive::AdaptiveInt>::ZERO; 2];
+            p::adaptive::read_adaptive_group::<i8>(reader, &mut group, signs)?;
+            group
+        };
+        p::Ok(Scored { a, xyz, v, d, s, inner, many, p1, p2 })
+    }
+}
+
+#[test]
+fn adaptive_values_share_the_message_sign_bit() {
+    let scored = |z: i64| Scored {
+        a: 25,
+        xyz: [100, 101, 99],
+        v: alloc::vec![3, 1000, 1001],
+        d: 12.345,
+        s: 2.25,
+        inner: Inner { z },
+        many: alloc::vec![Inner { z: 7 }],
+        p1: 1,
+        p2: 2,
+    };
+    let non_negative = round_trip(&scored(5));
+    let (bytes, _) = encode(&scored(5));
+    assert_eq!(bytes[0] & 1, 0, "no negative value: sign bit 0");
+    let (bytes, _) = encode(&scored(-5));
+    assert_eq!(bytes[0] & 1, 1, "a nested negative value sets the one sign bit");
+    assert!(round_trip(&scored(-5)) > non_negative, "zig-zag coding takes a bit more per signed value");
+    // The nested types spend no sign bit of their own.
+    let scoped = <Inner as p::BitPack>::MAX_BITS - 1;
+    assert_eq!(p::adaptive::scoped_bits(<Inner as p::BitPack>::MAX_BITS, true), scoped);
+    assert_ne!(<Scored as p::BitPack>::SCHEMA, <Inner as p::BitPack>::SCHEMA);
+    assert_eq!(round_trip(&Inner { z: i64::MIN }), 1 + <i64 as p::adaptive::AdaptiveInt>::MAX_BITS);
+}
+
+/// Rollback and the budgeted reads, on their own: what they put back.
+#[test]
+fn rollback_and_budgeted_reads() {
+    let mut counter = BitCounter::new();
+    let error = p::write_atomic(&mut counter, |writer| {
+        p::BitWrite::write_u8(writer, 1)?;
+        p::ranged_u8::write(writer, 11, 0, 10)
+    });
+    assert!(error.is_err());
+    assert_eq!(counter.bits_written(), 0, "put back where it started");
+
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    p::write_len(&mut writer, 2, 4).unwrap();
+    for value in [7u8, 8, 9, 10, 11, 12] {
+        p::BitWrite::write_u8(&mut writer, value).unwrap();
+    }
+    p::write_rust_string(&mut writer, "a\0b", 4).unwrap();
+    let used = writer.finish().unwrap();
+    let mut reader = p::BitReader::new(&buf[..used]);
+    let read = p::read_vec(&mut reader, 4, 8, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
+    assert_eq!(read.unwrap(), [7, 8]);
+    let read = p::read_box(&mut reader, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
+    assert_eq!(*read.unwrap(), 9);
+    let read =
+        p::read_boxed_array::<u8, 2>(&mut reader, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
+    assert_eq!(*read.unwrap(), [10, 11]);
+    let read = p::read_atomic(&mut reader, |reader| {
+        <u8 as p::BitPack>::read_from(reader)?;
+        p::read_string(reader, 4)
+    });
+    assert_eq!(read.unwrap_err().kind(), ErrorKind::InteriorNul);
+    assert_eq!(<u8 as p::BitPack>::read_from(&mut reader).unwrap(), 12, "put back before the 12");
+    assert_eq!(p::read_rust_string(&mut reader, 4).unwrap(), "a\0b");
+
+    let write = |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, 3, 0, 10);
+    let error = p::delta_group_sent(5, write, write).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 5));
+}
+
+const BITS: u32 = 11;
+const FAR: [f64; 3] = [-1.0e6, -1.0e6, -1.0e3];
+
+/// A `#[bitpack(with = halves)]` module (the `with` contract): a `u128` as
+/// two `u64` halves.
+mod halves {
+    use crate::{BitReader, BitWrite, Error};
+
+    pub const MAX_BITS: usize = 128;
+    pub const MIN_BITS: usize = 128;
+    pub const SCHEMA: u64 = 0x48;
+
+    pub fn write<W: BitWrite>(value: &u128, writer: &mut W) -> Result<(), Error> {
+        writer.write_u64(*value as u64)?;
+        writer.write_u64((*value >> 64) as u64)
+    }
+
+    pub fn read(reader: &mut BitReader<'_>) -> Result<u128, Error> {
+        let low = reader.read_u64()?;
+        Ok(u128::from(low) | (u128::from(reader.read_u64()?) << 64))
+    }
+}
+
+/// Issue 12's kinds (expand/checks.rs, run.rs, codec/{geometry,collections,
+/// with}.rs). Arrays stand in for glam's and mint's types: the derive names
+/// the field's type in the same places (`write::<_, glam::Vec3, 3>`).
+/// `rotation` to `flag` are one fused run.
+#[derive(Debug, PartialEq)]
+struct Held {
+    /// `#[quantize(bits = 9)]`
+    rotation: [f32; 4],
+    /// `#[quantize(bits = BITS)]`
+    rotation64: [f64; 4],
+    /// `#[quantize(min = [-1.0, -2.0, 0.0], max = 2.0, res = 0.5)]` on a `Vec3`
+    position: [f32; 3],
+    /// `#[quantize(min = FAR, max = 1.0e6, res = 0.001)]` on a `DVec3`
+    far: [f64; 3],
+    /// `#[bits(min = [0, -5], max = [100, 5])]` on an `IVec2`
+    cell: [i32; 2],
+    flag: bool,
+    /// `#[bitpack(max_len = 8)]`, and the same on each collection below.
+    name: p::Box<str>,
+    recent: alloc::collections::VecDeque<u8>,
+    slice: p::Box<[u16]>,
+    scores: alloc::collections::BTreeMap<u8, u16>,
+    tags: alloc::collections::BTreeSet<u8>,
+    /// `#[bitpack(with = halves)]`
+    id: u128,
+}
+
+const HELD_0_BITS: u32 = 9;
+const HELD_1_BITS: u32 = BITS;
+const HELD_2_MIN: [f32; 3] = [-1.0, -2.0, 0.0];
+const HELD_3_MAX: [f32; 3] = [2.0; 3];
+const HELD_4_RES: [f32; 3] = [0.5; 3];
+const HELD_5_MIN: [f64; 3] = p::Bound(FAR).per_axis();
+const HELD_6_MAX: [f64; 3] = [1.0e6; 3];
+const HELD_7_RES: [f64; 3] = [0.001; 3];
+const HELD_8_MIN: [i32; 2] = [0, -5];
+const HELD_9_MAX: [i32; 2] = [100, 5];
+
+const _: () = if let p::Some(problem) = p::smallest_three_problem(HELD_1_BITS) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::quantized_axes_f32::problem(HELD_2_MIN, HELD_3_MAX, HELD_4_RES) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::quantized_axes_f64::problem(HELD_5_MIN, HELD_6_MAX, HELD_7_RES) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::ranged_axes_i32::problem(HELD_8_MIN, HELD_9_MAX) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::ranged_axes_i32::relative_problem(HELD_8_MIN, HELD_9_MAX) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::with_bits_problem(halves::MIN_BITS, halves::MAX_BITS) {
+    core::panic!("{}", problem)
+};
+
+const HELD_WIDTHS: [u32; 17] = [
+    p::smallest_three_widths(HELD_0_BITS)[0],
+    p::smallest_three_widths(HELD_0_BITS)[1],
+    p::smallest_three_widths(HELD_0_BITS)[2],
+    p::smallest_three_widths(HELD_0_BITS)[3],
+    p::smallest_three_widths(HELD_1_BITS)[0],
+    p::smallest_three_widths(HELD_1_BITS)[1],
+    p::smallest_three_widths(HELD_1_BITS)[2],
+    p::smallest_three_widths(HELD_1_BITS)[3],
+    p::quantized_axes_f32::widths(HELD_2_MIN, HELD_3_MAX, HELD_4_RES)[0],
+    p::quantized_axes_f32::widths(HELD_2_MIN, HELD_3_MAX, HELD_4_RES)[1],
+    p::quantized_axes_f32::widths(HELD_2_MIN, HELD_3_MAX, HELD_4_RES)[2],
+    p::quantized_axes_f64::widths(HELD_5_MIN, HELD_6_MAX, HELD_7_RES)[0],
+    p::quantized_axes_f64::widths(HELD_5_MIN, HELD_6_MAX, HELD_7_RES)[1],
+    p::quantized_axes_f64::widths(HELD_5_MIN, HELD_6_MAX, HELD_7_RES)[2],
+    p::ranged_axes_i32::widths(HELD_8_MIN, HELD_9_MAX)[0],
+    p::ranged_axes_i32::widths(HELD_8_MIN, HELD_9_MAX)[1],
+    1,
+];
+const HELD_RUN_BITS: usize = p::run_bits(&HELD_WIDTHS);
+
+impl Held {
+    /// The body of `write_to` (the reservation left out: `Plain` has it).
+    fn write_body<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        let mut valid = true;
+        let [value0, value1, value2, value3] =
+            p::smallest_three_run_bits::<[f32; 4]>(&self.rotation, HELD_0_BITS, &mut valid);
+        let [value4, value5, value6, value7] =
+            p::smallest_three_run_bits::<[f64; 4]>(&self.rotation64, HELD_1_BITS, &mut valid);
+        let [value8, value9, value10] = p::quantized_axes_f32::run_bits::<[f32; 3], 3>(
+            &self.position,
+            HELD_2_MIN,
+            HELD_3_MAX,
+            HELD_4_RES,
+            &mut valid,
+        );
+        let [value11, value12, value13] = p::quantized_axes_f64::run_bits::<[f64; 3], 3>(
+            &self.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES, &mut valid,
+        );
+        let [value14, value15] =
+            p::ranged_axes_i32::run_bits::<[i32; 2], 2>(&self.cell, HELD_8_MIN, HELD_9_MAX, &mut valid);
+        let value16 = p::bool_bits(self.flag);
+        if valid && p::run_fits(writer, HELD_RUN_BITS) {
+            let mut run = p::RunWriter::new();
+            let values = [
+                value0, value1, value2, value3, value4, value5, value6, value7, value8, value9, value10,
+                value11, value12, value13, value14, value15, value16,
+            ];
+            for (value, width) in values.into_iter().zip(HELD_WIDTHS) {
+                run.put(writer, value, width);
+            }
+            run.finish(writer);
+        } else {
+            p::smallest_three::write::<_, [f32; 4]>(writer, &self.rotation, HELD_0_BITS)?;
+            p::smallest_three::write::<_, [f64; 4]>(writer, &self.rotation64, HELD_1_BITS)?;
+            p::quantized_axes_f32::write::<_, [f32; 3], 3>(
+                writer,
+                &self.position,
+                HELD_2_MIN,
+                HELD_3_MAX,
+                HELD_4_RES,
+            )?;
+            p::quantized_axes_f64::write::<_, [f64; 3], 3>(
+                writer, &self.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES,
+            )?;
+            p::ranged_axes_i32::write::<_, [i32; 2], 2>(writer, &self.cell, HELD_8_MIN, HELD_9_MAX)?;
+            <bool as p::BitPack>::write_to(&self.flag, writer)?;
+        }
+        p::write_text(writer, &self.name, 8)?;
+        p::write_sequence(writer, &self.recent, 4, |writer, element| {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        p::write_sequence(writer, &**&self.slice, 4, |writer, element| {
+            <u16 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        p::write_map(
+            writer,
+            &self.scores,
+            4,
+            |writer, element| {
+                <u8 as p::BitPack>::write_to(element, writer)?;
+                p::Ok(())
+            },
+            |writer, value| {
+                <u16 as p::BitPack>::write_to(value, writer)?;
+                p::Ok(())
+            },
+        )?;
+        p::write_set(writer, &self.tags, 4, |writer, element| {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        halves::write(&self.id, writer)?;
+        p::Ok(())
+    }
+
+    /// The body of `read_from`.
+    fn read_body(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        let (rotation, rotation64, position, far, cell, flag) = 'run: {
+            if p::run_remains(reader, HELD_RUN_BITS) {
+                let mut run = p::RunReader::new(HELD_RUN_BITS);
+                let mut valid = true;
+                let mut leaves = [0u64; 17];
+                for (leaf, width) in leaves.iter_mut().zip(HELD_WIDTHS) {
+                    *leaf = run.get(reader, width);
+                }
+                let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16] = leaves;
+                let parts0 =
+                    p::smallest_three_run_value::<[f32; 4]>([l0, l1, l2, l3], HELD_0_BITS, &mut valid);
+                let parts1 =
+                    p::smallest_three_run_value::<[f64; 4]>([l4, l5, l6, l7], HELD_1_BITS, &mut valid);
+                let parts2 = p::quantized_axes_f32::run_value::<[f32; 3], 3>(
+                    [l8, l9, l10],
+                    HELD_2_MIN,
+                    HELD_3_MAX,
+                    HELD_4_RES,
+                    &mut valid,
+                );
+                let parts3 = p::quantized_axes_f64::run_value::<[f64; 3], 3>(
+                    [l11, l12, l13],
+                    HELD_5_MIN,
+                    HELD_6_MAX,
+                    HELD_7_RES,
+                    &mut valid,
+                );
+                let parts4 = p::ranged_axes_i32::run_value::<[i32; 2], 2>(
+                    [l14, l15],
+                    HELD_8_MIN,
+                    HELD_9_MAX,
+                    &mut valid,
+                );
+                let leaf16 = p::bool_value(l16);
+                if valid {
+                    break 'run (parts0, parts1, parts2, parts3, parts4, leaf16);
+                }
+                p::unread_run(reader, HELD_RUN_BITS);
+            }
+            (
+                p::smallest_three::read::<[f32; 4]>(reader, HELD_0_BITS)?,
+                p::smallest_three::read::<[f64; 4]>(reader, HELD_1_BITS)?,
+                p::quantized_axes_f32::read::<[f32; 3], 3>(reader, HELD_2_MIN, HELD_3_MAX, HELD_4_RES)?,
+                p::quantized_axes_f64::read::<[f64; 3], 3>(reader, HELD_5_MIN, HELD_6_MAX, HELD_7_RES)?,
+                p::ranged_axes_i32::read::<[i32; 2], 2>(reader, HELD_8_MIN, HELD_9_MAX)?,
+                <bool as p::BitPack>::read_from(reader)?,
+            )
+        };
+        let name = p::read_text::<p::Box<str>>(reader, 8)?;
+        let recent = p::read_sequence::<alloc::collections::VecDeque<u8>, _>(
+            reader,
+            4,
+            <u8 as p::BitPack>::MIN_BITS,
+            |reader| {
+                let element = <u8 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+        )?;
+        let slice =
+            p::read_sequence::<p::Box<[u16]>, _>(reader, 4, <u16 as p::BitPack>::MIN_BITS, |reader| {
+                let element = <u16 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            })?;
+        let scores = p::read_map::<alloc::collections::BTreeMap<u8, u16>, _, _>(
+            reader,
+            4,
+            p::sum(&[<u8 as p::BitPack>::MIN_BITS, <u16 as p::BitPack>::MIN_BITS]),
+            |reader| {
+                let element = <u8 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+            |reader| {
+                let element = <u16 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+        )?;
+        let tags = p::read_set::<alloc::collections::BTreeSet<u8>, _>(
+            reader,
+            4,
+            <u8 as p::BitPack>::MIN_BITS,
+            |reader| {
+                let element = <u8 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+        )?;
+        let id = {
+            let value: u128 = halves::read(reader)?;
+            value
+        };
+        p::Ok(Held { rotation, rotation64, position, far, cell, flag, name, recent, slice, scores, tags, id })
+    }
+}
+
+impl p::BitPack for Held
+where
+    [f32; 4]: p::smallest_three::Quaternion,
+    [f32; 3]: p::Axes<f32, 3>,
+    [f64; 3]: p::Axes<f64, 3>,
+    [i32; 2]: p::Axes<i32, 2>,
+{
+    const MAX_BITS: usize = p::sum(&[
+        p::smallest_three::bits(HELD_0_BITS),
+        p::smallest_three::bits(HELD_1_BITS),
+        p::quantized_axes_f32::bits(HELD_2_MIN, HELD_3_MAX, HELD_4_RES),
+        p::quantized_axes_f64::bits(HELD_5_MIN, HELD_6_MAX, HELD_7_RES),
+        p::ranged_axes_i32::bits(HELD_8_MIN, HELD_9_MAX),
+        <bool as p::BitPack>::MAX_BITS,
+        p::str_max_bits(8),
+        p::vec_max_bits(4, <u8 as p::BitPack>::MAX_BITS),
+        p::vec_max_bits(4, <u16 as p::BitPack>::MAX_BITS),
+        p::vec_max_bits(4, p::sum(&[<u8 as p::BitPack>::MAX_BITS, <u16 as p::BitPack>::MAX_BITS])),
+        p::vec_max_bits(4, <u8 as p::BitPack>::MAX_BITS),
+        halves::MAX_BITS,
+    ]);
+    const MIN_BITS: usize = p::sum(&[
+        p::smallest_three::bits(HELD_0_BITS),
+        p::smallest_three::bits(HELD_1_BITS),
+        p::quantized_axes_f32::bits(HELD_2_MIN, HELD_3_MAX, HELD_4_RES),
+        p::quantized_axes_f64::bits(HELD_5_MIN, HELD_6_MAX, HELD_7_RES),
+        p::ranged_axes_i32::bits(HELD_8_MIN, HELD_9_MAX),
+        <bool as p::BitPack>::MIN_BITS,
+        p::len_bits(8),
+        p::len_bits(4),
+        p::len_bits(4),
+        p::len_bits(4),
+        p::len_bits(4),
+        halves::MIN_BITS,
+    ]);
+    const SCHEMA: u64 = p::schema::sequence(&[
+        p::smallest_three_schema::<[f32; 4]>(HELD_0_BITS),
+        p::smallest_three_schema::<[f64; 4]>(HELD_1_BITS),
+        p::quantized_axes_f32::schema(HELD_2_MIN, HELD_3_MAX, HELD_4_RES),
+        p::quantized_axes_f64::schema(HELD_5_MIN, HELD_6_MAX, HELD_7_RES),
+        p::ranged_axes_i32::schema(HELD_8_MIN, HELD_9_MAX),
+        <bool as p::BitPack>::SCHEMA,
+        p::schema::string(8),
+        p::schema::vec(4, <u8 as p::BitPack>::SCHEMA),
+        p::schema::vec(4, <u16 as p::BitPack>::SCHEMA),
+        p::schema::map(4, <u8 as p::BitPack>::SCHEMA, <u16 as p::BitPack>::SCHEMA),
+        p::schema::set(4, <u8 as p::BitPack>::SCHEMA),
+        halves::SCHEMA,
+    ]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(writer, |writer| self.write_body(writer))
+    }
+
+    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+        p::read_atomic(reader, |reader| Self::read_body(reader))
+    }
+}
+
+/// A [`Held`] of values on their grids (what reads back is what was sent).
+fn held() -> Held {
+    let read_back = |value: &Held| {
+        let (bytes, _) = encode(value);
+        <Held as p::BitPack>::read_from(&mut p::BitReader::new(&bytes)).expect("reads back")
+    };
+    read_back(&Held {
+        rotation: [0.0, 0.0, 0.38268343, 0.9238795],
+        rotation64: [0.5, -0.5, 0.5, 0.5],
+        position: [1.5, -2.0, 0.5],
+        far: [-123_456.789, 0.0, 999.5],
+        cell: [100, -5],
+        flag: true,
+        name: "crate".into(),
+        recent: [3, 1, 2].into_iter().collect(),
+        slice: alloc::vec![60_000, 7].into_boxed_slice(),
+        scores: [(9, 900), (1, 100)].into_iter().collect(),
+        tags: [5, 4].into_iter().collect(),
+        id: u128::MAX - 7,
+    })
+}
+
+#[test]
+fn issue_12_kinds_write_through_the_run_and_their_runtime() {
+    let value = held();
+    let bits = round_trip(&value);
+    let runs = [29, 35, 3 + 4 + 3, 31 + 31 + 30, 7 + 4, 1];
+    assert_eq!(HELD_RUN_BITS, runs.iter().sum::<usize>());
+    // The text (its length ends at bit 182: 2 bits to align), the
+    // sequences, map and set (lengths of at most 4 in 3 bits), the module.
+    let rest = (4 + 2 + 5 * 8) + (3 + 3 * 8) + (3 + 2 * 16) + (3 + 2 * 24) + (3 + 2 * 8) + 128;
+    assert_eq!(bits, HELD_RUN_BITS + rest);
+    assert_eq!(<Held as p::BitPack>::MIN_BITS, HELD_RUN_BITS + 4 + 4 * 3 + 128);
+    // A refused axis skips the run; the axis' own write refuses it.
+    let refused = Held { cell: [101, 0], ..held() };
+    let error = refused.write_to(&mut BitCounter::new()).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::OutOfRange, 29 + 35 + 10 + 92));
+    let refused = Held { rotation: [0.0; 4], ..held() };
+    assert!(refused.write_to(&mut BitCounter::new()).is_err());
+    // Too few bits for the run: read field by field up to the end, and put back.
+    let (bytes, _) = encode(&value);
+    let mut reader = p::BitReader::new(&bytes[..20]);
+    let error = <Held as p::BitPack>::read_from(&mut reader).unwrap_err();
+    assert_eq!((error.kind(), reader.bits_read()), (ErrorKind::UnexpectedEnd, 0));
+}
+
+#[test]
+fn issue_12_kinds_code_against_a_baseline() {
+    let (then, now) = (held(), Held { position: [2.0, -1.5, 0.5], cell: [99, -5], ..held() });
+    let mut buf = [0u8; 32];
+    let mut writer = BitWriter::new(&mut buf);
+    let write = |writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
+        p::smallest_three::write_relative(writer, &now.rotation, &then.rotation, HELD_0_BITS)?;
+        p::quantized_axes_f32::write_relative(
+            writer,
+            &now.position,
+            &then.position,
+            HELD_2_MIN,
+            HELD_3_MAX,
+            HELD_4_RES,
+        )?;
+        p::quantized_axes_f64::write_relative(
+            writer, &now.far, &then.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES,
+        )?;
+        p::ranged_axes_i32::write_relative(writer, &now.cell, &then.cell, HELD_8_MIN, HELD_9_MAX)?;
+        p::Ok(())
+    };
+    write(&mut writer).unwrap();
+    let relative_bits = writer.bits_written();
+    assert!(relative_bits < 29 + 10 + 92 + 11, "{relative_bits} bits");
+    let used = writer.finish().unwrap();
+    let mut reader = p::BitReader::new(&buf[..used]);
+    let rotation: [f32; 4] =
+        p::smallest_three::read_relative(&mut reader, &then.rotation, HELD_0_BITS).unwrap();
+    let position: [f32; 3] =
+        p::quantized_axes_f32::read_relative(&mut reader, &then.position, HELD_2_MIN, HELD_3_MAX, HELD_4_RES)
+            .unwrap();
+    let far: [f64; 3] =
+        p::quantized_axes_f64::read_relative(&mut reader, &then.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES)
+            .unwrap();
+    let cell: [i32; 2] =
+        p::ranged_axes_i32::read_relative(&mut reader, &then.cell, HELD_8_MIN, HELD_9_MAX).unwrap();
+    assert_eq!((rotation, position, far, cell), (now.rotation, now.position, now.far, now.cell));
+    assert_eq!(reader.bits_read(), relative_bits);
+}

@@ -1,0 +1,51 @@
+//! The raw bit sinks under [`crate::BitWrite`]: the writer, the measure
+//! stream, the fingerprint sink, and a sink inside a reservation. Each
+//! implements [`BitSink`]'s raw pushes and nothing else; every check of a
+//! value is `BitWrite`'s, so the sinks cannot drift apart. Both traits are
+//! sealed: this module is private to the crate.
+
+pub(crate) mod counter;
+pub(crate) mod fingerprint;
+pub(crate) mod reserved;
+pub(crate) mod writer;
+
+use crate::error::Error;
+
+/// The raw bit sink under [`crate::BitWrite`]. Callers have validated
+/// every value and reserved room before pushing.
+pub trait BitSink {
+    /// A saved state of the sink: what [`BitSink::rewind`] puts back.
+    type Checkpoint: Copy;
+    /// The sink's state now: a few words, copied.
+    fn checkpoint(&self) -> Self::Checkpoint;
+    /// Puts the sink back to `checkpoint`, taken from it earlier: its
+    /// position and the bits it held then, as if nothing had been
+    /// pushed since.
+    fn rewind(&mut self, checkpoint: Self::Checkpoint);
+    /// Bits pushed so far.
+    fn position(&self) -> usize;
+    /// `Ok` when `bits` more bits fit; nothing is written either way.
+    fn reserve(&self, bits: usize) -> Result<(), Error>;
+    /// Appends the low `bits` bits of `value` (`bits` in `0..=64`, the
+    /// bits above them zero), low bit first.
+    fn push(&mut self, value: u64, bits: u32);
+    /// Appends whole bytes; the position is a multiple of 8.
+    fn push_aligned_bytes(&mut self, bytes: &[u8]);
+}
+
+/// Room for many writes checked at once: what a derived `write_to` asks
+/// for its whole `MAX_BITS` before writing its fields.
+pub trait Reserve {
+    /// The sink with the room already checked: a sink that reserves in
+    /// turn, and so a [`crate::BitWrite`] (every `BitSink + Reserve` is one).
+    type Reserved<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// The sink with its per-write room checks turned off, or `None`
+    /// when `bits` more bits may not fit (then nothing changes: the
+    /// caller writes through the checked sink instead). On an already
+    /// reserved sink this is always `Some`: the outer reservation
+    /// covers every nested one.
+    fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>>;
+}

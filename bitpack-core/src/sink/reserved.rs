@@ -1,0 +1,84 @@
+//! A sink inside a reservation, and the list of sinks that can reserve.
+
+use super::counter::BitCounter;
+use super::fingerprint::BitFingerprint;
+use super::writer::BitWriter;
+use super::{BitSink, Reserve};
+use crate::error::Error;
+
+/// A sink inside a reservation: pushes go to the inner sink, room checks
+/// pass. Values are still validated by [`crate::BitWrite`]'s methods,
+/// and the position still counts every bit, so a reserved write writes
+/// and refuses exactly what a checked one does. Should a `MAX_BITS`
+/// lie and the writes overrun, `BitWriter` drops the words past its
+/// buffer and `finish` refuses with `BufferFull`.
+#[derive(Debug)]
+pub struct Reserved<'s, S: BitSink> {
+    pub(crate) sink: &'s mut S,
+}
+
+impl<S: BitSink> BitSink for Reserved<'_, S> {
+    type Checkpoint = S::Checkpoint;
+
+    #[inline(always)]
+    fn checkpoint(&self) -> S::Checkpoint {
+        self.sink.checkpoint()
+    }
+
+    #[inline(always)]
+    fn rewind(&mut self, checkpoint: S::Checkpoint) {
+        self.sink.rewind(checkpoint);
+    }
+
+    #[inline(always)]
+    fn position(&self) -> usize {
+        self.sink.position()
+    }
+
+    #[inline(always)]
+    fn reserve(&self, _bits: usize) -> Result<(), Error> {
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn push(&mut self, value: u64, bits: u32) {
+        self.sink.push(value, bits);
+    }
+
+    #[inline(always)]
+    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+        self.sink.push_aligned_bytes(bytes);
+    }
+}
+
+impl<'r, S: BitSink> Reserve for Reserved<'r, S> {
+    type Reserved<'s>
+        = Reserved<'s, S>
+    where
+        Self: 's;
+
+    #[inline(always)]
+    fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
+        Some(Reserved { sink: &mut *self.sink })
+    }
+}
+
+/// `Reserve` for a checked sink: one room check for all the bits.
+macro_rules! reserve_checked {
+    ($($sink:ty),*) => {$(
+        impl<'a> Reserve for $sink {
+            type Reserved<'s>
+                = Reserved<'s, $sink>
+            where
+                Self: 's;
+
+            #[inline(always)]
+            fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>> {
+                self.reserve(bits).ok()?;
+                Some(Reserved { sink: self })
+            }
+        }
+    )*};
+}
+
+reserve_checked!(BitWriter<'a>, BitCounter, BitFingerprint);
