@@ -47,6 +47,28 @@ pub use change::{cached_group, delta_group, delta_group_sent, group_print, if_al
 #[cfg(feature = "alloc")]
 pub use crate::boxed::{read_box, read_boxed_array};
 pub use crate::write::write_atomic;
+// ... glam and mint vectors, axis by axis (`Bound` makes a const path's
+// bound per axis; `Axes` is named in the impl's where clause);
+pub use axes::{
+    Axes, Bound, quantized_axes_f32, quantized_axes_f64, ranged_axes_i8, ranged_axes_i16, ranged_axes_i32,
+    ranged_axes_i64, ranged_axes_i128, ranged_axes_isize, ranged_axes_u8, ranged_axes_u16, ranged_axes_u32,
+    ranged_axes_u64, ranged_axes_u128, ranged_axes_usize,
+};
+// ... smallest-three quaternions (the module, and their run views);
+pub use crate::smallest_three;
+pub use rotation::{
+    smallest_three_problem, smallest_three_run_bits, smallest_three_run_value, smallest_three_schema,
+    smallest_three_widths,
+};
+// ... `#[bitpack(with = module)]`;
+pub use crate::with::with_bits_problem;
+// ... the std collections with `max_len` (`ReadMap` and `ReadSet` are the
+// bounds of `read_map` and `read_set`);
+#[cfg(feature = "alloc")]
+pub use collections::{
+    ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
+    write_text,
+};
 // ... keyed collections (`keyed::map`, `keyed::sorted_vec`, `KeyField`,
 // `Budget`, `nested_sent`);
 #[cfg(feature = "alloc")]
@@ -61,25 +83,6 @@ pub mod adaptive;
 pub mod message;
 pub mod schema;
 
-// For the derive changes in flight, whose runtime landed first (generated
-// code does not call these yet; their doc comments give the forms it will):
-// glam and mint vectors, quaternions, std collections and `with` (issue 12) ...
-pub use crate::smallest_three;
-pub use crate::with::with_bits_problem;
-pub use axes::{
-    Axes, Bound, quantized_axes_f32, quantized_axes_f64, ranged_axes_i8, ranged_axes_i16, ranged_axes_i32,
-    ranged_axes_i64, ranged_axes_i128, ranged_axes_isize, ranged_axes_u8, ranged_axes_u16, ranged_axes_u32,
-    ranged_axes_u64, ranged_axes_u128, ranged_axes_usize,
-};
-#[cfg(feature = "alloc")]
-pub use collections::{
-    ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
-    write_text,
-};
-pub use rotation::{
-    smallest_three_problem, smallest_three_run_bits, smallest_three_run_value, smallest_three_schema,
-    smallest_three_widths,
-};
 // Called by no generated code, kept so that no `__private` path breaks: the
 // widths (public at the crate root), `GroupTracker`'s records, the error
 // kinds (public at the root); below, `F32_RESOLVED_STEPS` (the derive asks
