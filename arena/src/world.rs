@@ -1,6 +1,6 @@
 //! The replicated state: the tick, the players by id and the mobs (projectiles and NPCs) by id.
 //!
-//! The world is declared twice from one definition ([`world_types!`]): [`relative`] codes
+//! The world is declared twice from one definition (the `world_types!` macro): [`relative`] codes
 //! positions, yaws and health against the client's baseline (`#[bitpack(relative)]`), and
 //! [`absolute`] sends a changed group's values whole, for comparing the two.
 

@@ -4,6 +4,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use bitpack_arena::sim::Config;
+
 use crate::measure::{NAMES, Report};
 
 /// Writes the chart of `report` to `path` as SVG.
@@ -19,7 +21,9 @@ pub fn draw(report: &Report, path: &Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| error(&e))?;
     let caption = format!(
-        "Bytes per tick per client: 64 players, 256 mobs, 30 Hz, {} clients, {:.0}% loss",
+        "Bytes per tick per client: {} players, {} mobs, 30 Hz, {} clients, {:.0}% loss",
+        Config::default().players,
+        Config::default().mobs,
         settings.clients,
         settings.loss * 100.0
     );

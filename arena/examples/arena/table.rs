@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bitpack_arena::sim::TICK_RATE;
+use bitpack_arena::sim::{Config, TICK_RATE};
 use bitpack_arena::world::{POSITION_RES, ROTATION_BITS, YAW_RES};
 
 use crate::measure::{NAMES, Report};
@@ -66,7 +66,9 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(
         out,
         "clients agree: all {} states the clients decoded ({} to {} packets each, of",
-        a.checked, a.decoded.0, a.decoded.1
+        grouped(a.checked as f64),
+        a.decoded.0,
+        a.decoded.1
     );
     let _ =
         writeln!(out, "{}) match the server's state of their tick within the declared resolutions", s.ticks);
