@@ -107,7 +107,6 @@ mod sink;
 pub mod smallest_three;
 #[cfg(feature = "alloc")]
 pub mod sync;
-#[doc(hidden)]
 pub mod with;
 mod write;
 
