@@ -1,12 +1,12 @@
 //! Whether a client's world is the server's within the resolutions the world declares.
 
-use crate::world::{MAX_POSITION, MAX_YAW, Mob, POSITION_RES, Player, ROTATION_BITS, World, YAW_RES};
+use crate::world::{ARENA, MAX_YAW, Mob, POSITION_RES, Player, ROTATION_BITS, World, YAW_RES};
 use bitpack::smallest_three;
 
 /// How far a decoded coordinate may be from the server's: half a step, plus f32 rounding at
 /// the arena's edge.
 fn position_tolerance() -> f32 {
-    POSITION_RES / 2.0 + MAX_POSITION * f32::EPSILON * 2.0
+    POSITION_RES / 2.0 + ARENA * f32::EPSILON * 2.0
 }
 
 fn yaw_tolerance() -> f32 {
@@ -19,8 +19,8 @@ fn rotation_tolerance() -> f64 {
     smallest_three::max_angle_error(ROTATION_BITS) + 1e-5
 }
 
-fn close(client: &[f32; 3], server: &[f32; 3]) -> bool {
-    client.iter().zip(server).all(|(c, s)| (c - s).abs() <= position_tolerance())
+fn close(client: glam::Vec3, server: glam::Vec3) -> bool {
+    (client - server).abs().max_element() <= position_tolerance()
 }
 
 /// The angle (radians) between two rotations.
@@ -30,9 +30,9 @@ pub fn angle_between(a: glam::Quat, b: glam::Quat) -> f64 {
 }
 
 fn player_mismatch(client: &Player, server: &Player) -> Option<&'static str> {
-    if !close(&client.position, &server.position) {
+    if !close(client.position, server.position) {
         Some("position")
-    } else if angle_between(client.orientation.0, server.orientation.0) > rotation_tolerance() {
+    } else if angle_between(client.orientation, server.orientation) > rotation_tolerance() {
         Some("orientation")
     } else if client.health != server.health {
         Some("health")
@@ -46,7 +46,7 @@ fn player_mismatch(client: &Player, server: &Player) -> Option<&'static str> {
 fn mob_mismatch(client: &Mob, server: &Mob) -> Option<&'static str> {
     if client.kind != server.kind {
         Some("kind")
-    } else if !close(&client.position, &server.position) {
+    } else if !close(client.position, server.position) {
         Some("position")
     } else if (client.yaw - server.yaw).abs() > yaw_tolerance() {
         Some("yaw")

@@ -8,7 +8,7 @@ use std::f32::consts::{PI, TAU};
 use glam::{EulerRot, Quat, Vec3};
 
 use crate::rng::Rng;
-use crate::world::{Action, MAX_HEALTH, Mob, MobKind, Orientation, Player, World};
+use crate::world::{Action, MAX_HEALTH, Mob, MobKind, Player, World};
 
 /// Ticks per second.
 pub const TICK_RATE: u32 = 30;
@@ -91,8 +91,8 @@ fn heading(yaw: f32) -> Vec3 {
     Quat::from_rotation_y(yaw) * Vec3::NEG_Z
 }
 
-fn orientation(yaw: f32, pitch: f32) -> Orientation {
-    Orientation(Quat::from_euler(EulerRot::YXZ, yaw, pitch, 0.0))
+fn orientation(yaw: f32, pitch: f32) -> Quat {
+    Quat::from_euler(EulerRot::YXZ, yaw, pitch, 0.0)
 }
 
 impl Arena {
@@ -135,8 +135,8 @@ impl Arena {
         self.config.mobs - self.config.mobs / 4
     }
 
-    fn random_ground(&mut self) -> [f32; 3] {
-        [self.rng.range(-WALL, WALL), 0.0, self.rng.range(-WALL, WALL)]
+    fn random_ground(&mut self) -> Vec3 {
+        Vec3::new(self.rng.range(-WALL, WALL), 0.0, self.rng.range(-WALL, WALL))
     }
 
     fn spawn_player(&mut self, id: u32) {
@@ -167,10 +167,10 @@ impl Arena {
         self.mobs.insert(id, brain);
     }
 
-    fn fire(&mut self, from: [f32; 3], yaw: f32) {
+    fn fire(&mut self, from: Vec3, yaw: f32) {
         let id = self.next_mob_id;
         self.next_mob_id += 1;
-        let position = [from[0], from[1] + 1.5, from[2]];
+        let position = from + Vec3::Y * 1.5;
         let velocity = heading(yaw) * PROJECTILE_SPEED;
         let until = self.world.tick + 30 + self.rng.below(30) as i32;
         let mob = Mob { kind: MobKind::Projectile, position, yaw: wrap_angle(yaw), health: 1 };
@@ -211,7 +211,7 @@ impl Arena {
             brain.turn_rate = (brain.turn_rate + rng.range(-0.4, 0.4)).clamp(-2.0, 2.0);
             brain.yaw = wrap_angle(brain.yaw + brain.turn_rate * DT);
             brain.pitch = (brain.pitch + rng.range(-0.02, 0.02)).clamp(-0.5, 0.5);
-            let mut position = Vec3::from_array(player.position) + heading(brain.yaw) * brain.speed * DT;
+            let mut position = player.position + heading(brain.yaw) * brain.speed * DT;
             if position.x.abs() > WALL {
                 position.x = position.x.clamp(-WALL, WALL);
                 brain.yaw = wrap_angle(-brain.yaw);
@@ -220,18 +220,18 @@ impl Arena {
                 position.z = position.z.clamp(-WALL, WALL);
                 brain.yaw = wrap_angle(PI - brain.yaw);
             }
-            player.position = position.to_array();
+            player.position = position;
             player.orientation = orientation(brain.yaw, brain.pitch);
         }
         // Jump.
-        if player.position[1] == 0.0 && rng.chance(1.0 / 90.0) {
+        if player.position.y == 0.0 && rng.chance(1.0 / 90.0) {
             brain.vertical_speed = 5.0;
         }
-        if brain.vertical_speed != 0.0 || player.position[1] > 0.0 {
+        if brain.vertical_speed != 0.0 || player.position.y > 0.0 {
             brain.vertical_speed += GRAVITY * DT;
-            player.position[1] += brain.vertical_speed * DT;
-            if player.position[1] <= 0.0 {
-                player.position[1] = 0.0;
+            player.position.y += brain.vertical_speed * DT;
+            if player.position.y <= 0.0 {
+                player.position.y = 0.0;
                 brain.vertical_speed = 0.0;
             }
         }
@@ -273,8 +273,8 @@ impl Arena {
             let rng = &mut self.rng;
             match mob.kind {
                 MobKind::Projectile => {
-                    let position = Vec3::from_array(mob.position) + brain.velocity * DT;
-                    mob.position = position.to_array();
+                    let position = mob.position + brain.velocity * DT;
+                    mob.position = position;
                     if tick >= brain.until || position.x.abs() > WALL || position.z.abs() > WALL {
                         gone.push(id);
                     }
@@ -288,8 +288,7 @@ impl Arena {
                         brain.turn_rate = (brain.turn_rate + rng.range(-0.3, 0.3)).clamp(-1.0, 1.0);
                         mob.yaw = wrap_angle(mob.yaw + brain.turn_rate * DT);
                         let step = heading(mob.yaw) * 1.5 * DT;
-                        let position = Vec3::from_array(mob.position) + step;
-                        mob.position = position.clamp(Vec3::splat(-WALL), Vec3::splat(WALL)).to_array();
+                        mob.position = (mob.position + step).clamp(Vec3::splat(-WALL), Vec3::splat(WALL));
                     }
                     if rng.chance(1.0 / 300.0) {
                         mob.health = mob.health.saturating_sub(10 + rng.below(41) as u8);

@@ -4,16 +4,14 @@
 //! positions, yaws and health against the client's baseline (`#[bitpack(relative)]`), and
 //! [`absolute`] sends a changed group's values whole, for comparing the two.
 
-use bitpack::smallest_three;
-use bitpack::{BitPack, BitReader, BitWrite, Error};
-use glam::Quat;
+use bitpack::BitPack;
 
-/// Positions lie in `[-ARENA, ARENA]` on every axis.
+/// Positions lie in `[-ARENA, ARENA]` on x and z.
 pub const ARENA: f32 = 512.0;
-/// The lowest coordinate a position can be sent at.
-pub const MIN_POSITION: f32 = -ARENA;
-/// The highest coordinate a position can be sent at.
-pub const MAX_POSITION: f32 = ARENA;
+/// The lowest position that can be sent, per axis (y is height: 64 m of it).
+pub const MIN_POSITION: [f32; 3] = [-ARENA, -8.0, -ARENA];
+/// The highest position that can be sent, per axis.
+pub const MAX_POSITION: [f32; 3] = [ARENA, 56.0, ARENA];
 /// Positions are sent to the centimetre.
 pub const POSITION_RES: f32 = 0.01;
 /// A mob's heading in `[-pi, pi]`, to 0.005 rad.
@@ -61,30 +59,6 @@ pub enum MobKind {
     Npc,
 }
 
-/// A player's orientation, as a smallest-three quaternion of [`ROTATION_BITS`] per component.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Orientation(pub Quat);
-
-impl Default for Orientation {
-    fn default() -> Self {
-        Orientation(Quat::IDENTITY)
-    }
-}
-
-impl BitPack for Orientation {
-    const MAX_BITS: usize = smallest_three::bits(ROTATION_BITS);
-    const MIN_BITS: usize = smallest_three::bits(ROTATION_BITS);
-    const SCHEMA: u64 = bitpack::__private::smallest_three_schema::<Quat>(ROTATION_BITS);
-
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        smallest_three::write(writer, &self.0, ROTATION_BITS)
-    }
-
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-        smallest_three::read(reader, ROTATION_BITS).map(Orientation)
-    }
-}
-
 /// Declares `Player`, `Mob` and `World`; `$relative` is `all()` to code steps against the
 /// baseline, `any()` not to; `$other` is the sibling module a `World` converts from.
 macro_rules! world_types {
@@ -96,20 +70,23 @@ macro_rules! world_types {
 
         use super::{
             Action, MAX_HEALTH, MAX_MOBS, MAX_PLAYERS, MAX_POSITION, MAX_TICK, MAX_YAW, MIN_POSITION,
-            MIN_YAW, MobKind, Orientation, POSITION_RES, YAW_RES,
+            MIN_YAW, MobKind, POSITION_RES, ROTATION_BITS, YAW_RES,
         };
+        use glam::{Quat, Vec3};
 
         /// A player, keyed by its id in [`World::players`].
         #[derive(BitPack, Clone, Debug, Default, PartialEq)]
         pub struct Player {
-            /// Where it stands, to [`POSITION_RES`].
+            /// Where it stands, to [`POSITION_RES`] (17 + 13 + 17 bits whole).
             #[change_group(motion)]
             #[quantize(min = MIN_POSITION, max = MAX_POSITION, res = POSITION_RES)]
             #[cfg_attr($relative, bitpack(relative))]
-            pub position: [f32; 3],
-            /// Where it looks.
+            pub position: Vec3,
+            /// Where it looks: smallest three, 2 + 3 x [`ROTATION_BITS`] bits whole.
             #[change_group(motion)]
-            pub orientation: Orientation,
+            #[quantize(bits = ROTATION_BITS)]
+            #[cfg_attr($relative, bitpack(relative))]
+            pub orientation: Quat,
             /// 0 to [`MAX_HEALTH`].
             #[change_group(health)]
             #[bits(min = 0, max = MAX_HEALTH)]
@@ -130,7 +107,7 @@ macro_rules! world_types {
             #[change_group(motion)]
             #[quantize(min = MIN_POSITION, max = MAX_POSITION, res = POSITION_RES)]
             #[cfg_attr($relative, bitpack(relative))]
-            pub position: [f32; 3],
+            pub position: Vec3,
             /// Its heading, to [`YAW_RES`].
             #[change_group(motion)]
             #[quantize(min = MIN_YAW, max = MAX_YAW, res = YAW_RES)]

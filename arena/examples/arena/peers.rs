@@ -46,8 +46,8 @@ impl From<&World> for PeerWorld {
     fn from(world: &World) -> Self {
         let players = world.players.iter().map(|(&id, p)| PeerPlayer {
             id,
-            position: p.position,
-            orientation: p.orientation.0.to_array(),
+            position: p.position.to_array(),
+            orientation: p.orientation.to_array(),
             health: p.health,
             action: match &p.action {
                 Action::Idle => PeerAction::Idle,
@@ -58,7 +58,7 @@ impl From<&World> for PeerWorld {
         let mobs = world.mobs.iter().map(|(&id, m)| PeerMob {
             id,
             npc: m.kind == MobKind::Npc,
-            position: m.position,
+            position: m.position.to_array(),
             yaw: m.yaw,
             health: m.health,
         });

@@ -27,10 +27,11 @@ pub fn render(report: &Report) -> String {
     let seconds = f64::from(s.ticks) / f64::from(TICK_RATE);
     let a = &report.agreement;
     let lost = 100.0 * f64::from(a.lost) / f64::from(a.sent.max(1));
+    let arena = Config::default();
     let _ = writeln!(
         out,
-        "arena: 64 players, 256 projectiles and NPCs, {TICK_RATE} Hz, {} ticks ({seconds:.1} s)",
-        s.ticks
+        "arena: {} players, {} projectiles and NPCs, {TICK_RATE} Hz, {} ticks ({seconds:.1} s)",
+        arena.players, arena.mobs, s.ticks
     );
     let delay_ms = s.delay_ticks * 1000 / TICK_RATE;
     let _ = writeln!(
