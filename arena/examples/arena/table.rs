@@ -66,13 +66,14 @@ pub fn render(report: &Report) -> String {
     let degrees = bitpack::smallest_three::max_angle_error(ROTATION_BITS).to_degrees();
     let _ = writeln!(
         out,
-        "clients agree: all {} states the clients decoded ({} to {} packets each, of",
-        grouped(a.checked as f64),
-        a.decoded.0,
-        a.decoded.1
+        "clients agree: all {} states the clients decoded match the server's state",
+        grouped(a.checked as f64)
     );
-    let _ =
-        writeln!(out, "{}) match the server's state of their tick within the declared resolutions", s.ticks);
-    let _ = writeln!(out, "(position {POSITION_RES}, yaw {YAW_RES} rad, rotation {degrees:.2} degrees).");
+    let _ = writeln!(out, "of their tick within the declared resolutions: position {POSITION_RES},");
+    let _ = writeln!(
+        out,
+        "yaw {YAW_RES} rad, rotation {degrees:.2} degrees (smallest three, {ROTATION_BITS} bits)."
+    );
+    let _ = writeln!(out, "Packets each client decoded: {} to {} of {}.", a.decoded.0, a.decoded.1, s.ticks);
     out
 }
