@@ -1,8 +1,10 @@
 //! The replicated state: the tick, the players by id and the mobs (projectiles and NPCs) by id.
 //!
 //! The world is declared twice from one definition (the `world_types!` macro): [`relative`] codes
-//! positions, yaws and health against the client's baseline (`#[bitpack(relative)]`), and
-//! [`absolute`] sends a changed group's values whole, for comparing the two.
+//! the tick, positions, yaws and health against the client's baseline (`#[bitpack(relative)]`),
+//! and [`absolute`] sends a changed group's values whole, for comparing the two. Both are derived:
+//! the maps are keyed collections, so a delta carries only the entries that changed, spawned
+//! (against `Default`) or despawned.
 
 use bitpack::BitPack;
 
@@ -65,8 +67,7 @@ macro_rules! world_types {
     ($relative:meta, $other:ident) => {
         use std::collections::BTreeMap;
 
-        use bitpack::__private::{self as p, keyed, keyed::Budget};
-        use bitpack::{BitPack, BitReader, BitWrite, ChangeGroups, Error};
+        use bitpack::BitPack;
 
         use super::{
             Action, MAX_HEALTH, MAX_MOBS, MAX_PLAYERS, MAX_POSITION, MAX_TICK, MAX_YAW, MIN_POSITION,
@@ -121,157 +122,21 @@ macro_rules! world_types {
         }
 
         /// Everything the server replicates.
-        #[derive(Clone, Debug, Default, PartialEq)]
+        #[derive(BitPack, Clone, Debug, Default, PartialEq)]
         pub struct World {
             /// The server tick this is the state of.
+            #[change_group(clock)]
+            #[bits(min = 0, max = MAX_TICK)]
+            #[cfg_attr($relative, bitpack(relative))]
             pub tick: i32,
-            /// The players alive, by id.
+            /// The players alive, by id: a delta sends only those that changed, spawned or died.
+            #[change_group]
+            #[bitpack(max_len = MAX_PLAYERS)]
             pub players: BTreeMap<u32, Player>,
-            /// The mobs, by id.
+            /// The mobs, by id, likewise.
+            #[change_group]
+            #[bitpack(max_len = MAX_MOBS)]
             pub mobs: BTreeMap<u32, Mob>,
-        }
-
-        // Hand-written until the derive supports keyed collections: what
-        // `#[change_group(clock)] tick` and `#[change_group] #[bitpack(max_len = N)]` on the
-        // maps generate.
-        fn write_world<W: BitWrite>(
-            world: &World,
-            writer: &mut W,
-            mut budget: Option<&mut Budget>,
-        ) -> Result<(), Error> {
-            writer.write_int(world.tick, 0, MAX_TICK)?;
-            keyed::map::write(writer, &world.players, MAX_PLAYERS, budget.as_deref_mut())?;
-            keyed::map::write(writer, &world.mobs, MAX_MOBS, budget)
-        }
-
-        fn write_world_delta<W: BitWrite>(
-            world: &World,
-            baseline: &World,
-            writer: &mut W,
-            mut budget: Option<&mut Budget>,
-        ) -> Result<(), Error> {
-            let now = |sink: &mut p::BitFingerprint| sink.write_int(world.tick, 0, MAX_TICK);
-            let then = |sink: &mut p::BitFingerprint| sink.write_int(baseline.tick, 0, MAX_TICK);
-            if p::delta_group(writer, now, then)? {
-                writer.write_int(world.tick, 0, MAX_TICK)?;
-            }
-            let (players, mobs) = (&baseline.players, &baseline.mobs);
-            let spawn_player = Player::default;
-            keyed::map::write_delta(
-                writer,
-                &world.players,
-                players,
-                MAX_PLAYERS,
-                spawn_player,
-                budget.as_deref_mut(),
-            )?;
-            keyed::map::write_delta(writer, &world.mobs, mobs, MAX_MOBS, Mob::default, budget)
-        }
-
-        impl BitPack for World {
-            const MAX_BITS: usize = p::bits_required(0, MAX_TICK) as usize
-                + keyed::map::max_bits::<u32, Player>(MAX_PLAYERS)
-                + keyed::map::max_bits::<u32, Mob>(MAX_MOBS);
-            const MIN_BITS: usize = p::bits_required(0, MAX_TICK) as usize
-                + keyed::map::min_bits(MAX_PLAYERS)
-                + keyed::map::min_bits(MAX_MOBS);
-            const SCHEMA: u64 = p::schema::sequence(&[
-                p::schema::int(0, MAX_TICK as u128),
-                keyed::map::schema::<u32, Player>(MAX_PLAYERS),
-                keyed::map::schema::<u32, Mob>(MAX_MOBS),
-            ]);
-
-            fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-                write_world(self, writer, None)
-            }
-
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
-                Ok(World {
-                    tick: reader.read_int(0, MAX_TICK)?,
-                    players: keyed::map::read(reader, MAX_PLAYERS)?,
-                    mobs: keyed::map::read(reader, MAX_MOBS)?,
-                })
-            }
-        }
-
-        impl ChangeGroups for World {
-            type Tracker = p::GroupTracker<3, ()>;
-            type Changes = (Option<i32>, Option<BTreeMap<u32, Player>>, Option<BTreeMap<u32, Mob>>);
-
-            fn write_changes<W: BitWrite>(
-                &self,
-                writer: &mut W,
-                confirmed: &Self::Tracker,
-                latest: &mut Self::Tracker,
-            ) -> Result<(), Error> {
-                let tick = |sink: &mut p::BitFingerprint| sink.write_int(self.tick, 0, MAX_TICK);
-                if p::tracked_group(writer, &confirmed.records[0], &mut latest.records[0], tick)? {
-                    writer.write_int(self.tick, 0, MAX_TICK)?;
-                }
-                let players =
-                    |sink: &mut p::BitFingerprint| keyed::map::write(sink, &self.players, MAX_PLAYERS, None);
-                if p::tracked_group(writer, &confirmed.records[1], &mut latest.records[1], players)? {
-                    keyed::map::write(writer, &self.players, MAX_PLAYERS, None)?;
-                }
-                let mobs = |sink: &mut p::BitFingerprint| keyed::map::write(sink, &self.mobs, MAX_MOBS, None);
-                if p::tracked_group(writer, &confirmed.records[2], &mut latest.records[2], mobs)? {
-                    keyed::map::write(writer, &self.mobs, MAX_MOBS, None)?;
-                }
-                Ok(())
-            }
-
-            fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
-                let tick = if reader.read_bool()? { Some(reader.read_int(0, MAX_TICK)?) } else { None };
-                let players =
-                    if reader.read_bool()? { Some(keyed::map::read(reader, MAX_PLAYERS)?) } else { None };
-                let mobs = if reader.read_bool()? { Some(keyed::map::read(reader, MAX_MOBS)?) } else { None };
-                Ok((tick, players, mobs))
-            }
-
-            fn apply_changes(&mut self, (tick, players, mobs): Self::Changes) {
-                if let Some(tick) = tick {
-                    self.tick = tick;
-                }
-                if let Some(players) = players {
-                    self.players = players;
-                }
-                if let Some(mobs) = mobs {
-                    self.mobs = mobs;
-                }
-            }
-
-            fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), Error> {
-                write_world_delta(self, baseline, writer, None)
-            }
-
-            fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
-                let tick = if reader.read_bool()? { reader.read_int(0, MAX_TICK)? } else { baseline.tick };
-                let players =
-                    keyed::map::read_delta(reader, &baseline.players, MAX_PLAYERS, Player::default)?;
-                let mobs = keyed::map::read_delta(reader, &baseline.mobs, MAX_MOBS, Mob::default)?;
-                Ok(World { tick, players, mobs })
-            }
-
-            fn write_to_within<W: BitWrite>(&self, writer: &mut W, budget: &mut Budget) -> Result<(), Error> {
-                write_world(self, writer, Some(budget))
-            }
-
-            fn write_delta_within<W: BitWrite>(
-                &self,
-                baseline: &Self,
-                writer: &mut W,
-                budget: &mut Budget,
-            ) -> Result<(), Error> {
-                write_world_delta(self, baseline, writer, Some(budget))
-            }
-
-            fn sent_state(&self, baseline: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-                Ok(World {
-                    tick: self.tick,
-                    players: keyed::map::sent_state(&self.players, baseline.map(|b| &b.players), budget)?,
-                    mobs: keyed::map::sent_state(&self.mobs, baseline.map(|b| &b.mobs), budget)?,
-                })
-            }
         }
 
         impl From<&super::$other::World> for World {
