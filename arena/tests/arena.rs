@@ -1,6 +1,7 @@
 //! The arena example, shortened to one second of game time: every client agrees with the
 //! server, the encodings rank as the README says, the output fits 80 columns, the chart is
-//! written, and bad flags are refused with clap's usage error.
+//! written, and bad flags are refused with clap's usage error. Also: the derived `World`'s maps
+//! are keyed collections (a delta carries only the entries that changed, spawned or despawned).
 
 #[path = "../examples/arena/chart.rs"]
 mod chart;
@@ -13,6 +14,9 @@ mod peers;
 #[path = "../examples/arena/table.rs"]
 mod table;
 
+use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, ChangeGroups};
+use bitpack_arena::sim::{Arena, Config};
+use bitpack_arena::world::{MAX_HEALTH, Mob, World, absolute};
 use clap::Parser;
 use clap::error::ErrorKind;
 use measure::{Report, Settings};
@@ -43,6 +47,53 @@ fn one_second_every_client_agrees_and_sizes_rank() {
     for m in &report.encodings {
         assert_eq!(m.bytes_per_tick.len(), 30);
         assert!(m.encodes >= 30 && m.decodes >= 20, "{m:?}");
+    }
+}
+
+/// Bits of `now`'s delta against `baseline`, after checking that it reads back as `now`.
+fn checked_delta_bits<W: ChangeGroups + PartialEq + core::fmt::Debug>(now: &W, baseline: &W) -> usize {
+    let mut counter = BitCounter::new();
+    now.write_delta(baseline, &mut counter).expect("measures");
+    let mut buf = vec![0u8; counter.bytes() + 8];
+    let mut writer = BitWriter::new(&mut buf);
+    now.write_delta(baseline, &mut writer).expect("writes");
+    let used = writer.finish().expect("fits");
+    let mut reader = BitReader::new(&buf[..used]);
+    assert_eq!(&W::read_delta(baseline, &mut reader).expect("reads"), now);
+    assert_eq!(reader.bits_read(), counter.bits_written());
+    counter.bits_written()
+}
+
+#[test]
+fn a_world_delta_carries_only_the_entries_that_changed() {
+    let mut arena = Arena::new(Config { seed: 3, ..Config::default() });
+    for _ in 0..30 {
+        arena.step();
+    }
+    let baseline: World = arena.world().clone();
+    assert!(baseline.players.len() > 32 && baseline.mobs.len() > 100, "a busy world");
+    // One player hurt, one mob gone, one spawned as `Mob::default()`, the clock on.
+    let mut now = baseline.clone();
+    now.tick += 1;
+    let hurt = now.players.values_mut().next().expect("a player");
+    hurt.health = if hurt.health == MAX_HEALTH { 1 } else { MAX_HEALTH };
+    let gone = *now.mobs.keys().nth(10).expect("a mob");
+    now.mobs.remove(&gone);
+    let fresh = now.mobs.keys().last().expect("a mob") + 1;
+    now.mobs.insert(fresh, Mob::default());
+
+    let whole = bitpack::measure(&now).expect("measures");
+    for (unchanged, delta) in [
+        (checked_delta_bits(&baseline, &baseline), checked_delta_bits(&now, &baseline)),
+        (
+            checked_delta_bits(&absolute::World::from(&baseline), &absolute::World::from(&baseline)),
+            checked_delta_bits(&absolute::World::from(&now), &absolute::World::from(&baseline)),
+        ),
+    ] {
+        // One bit each for the clock group and the two maps, whatever they hold.
+        assert_eq!(unchanged, 3);
+        // Whole maps would be thousands of bits; three entries' places and one health are few.
+        assert!(delta < 128, "{delta} bits of {whole}");
     }
 }
 
