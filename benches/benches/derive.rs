@@ -74,7 +74,7 @@ fn write_by_hand<W: BitWrite>(o: &Object, w: &mut W) -> Result<(), Error> {
 }
 
 #[inline]
-fn read_by_hand(r: &mut BitReader<'_>) -> Result<Object, Error> {
+fn read_by_hand<R: BitRead>(r: &mut R) -> Result<Object, Error> {
     let out_of_range = |r: &BitReader<'_>| Error::new(bitpack::ErrorKind::OutOfRange, r.bits_read());
     Ok(Object {
         alive: r.read_bool()?,

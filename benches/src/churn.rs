@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use bitpack::__private::keyed::{self, Budget};
 use bitpack::__private::{BitFingerprint, GroupTracker, delta_group, schema, sum, tracked_group};
 use bitpack::sync::{Acks, Receiver, Sender};
-use bitpack::{BitPack, BitReader, BitWrite, ChangeGroups, Error};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, ChangeGroups, Error};
 
 use crate::dataset::{self, ENTITIES, Entity, EntityFlags, EntityKind, HEALTH_MAX};
 use crate::rng::SplitMix64;
@@ -66,14 +66,14 @@ pub trait Entities: Clone + PartialEq + core::fmt::Debug + Sized {
         self.len() == 0
     }
     fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error>;
-    fn read(reader: &mut BitReader<'_>) -> Result<Self, Error>;
+    fn read<R: BitRead>(reader: &mut R) -> Result<Self, Error>;
     fn write_delta<W: BitWrite>(
         &self,
         base: &Self,
         writer: &mut W,
         budget: Option<&mut Budget>,
     ) -> Result<(), Error>;
-    fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error>;
+    fn read_delta<R: BitRead>(base: &Self, reader: &mut R) -> Result<Self, Error>;
     fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error>;
 }
 
@@ -90,7 +90,7 @@ impl Entities for BTreeMap<u16, Entity> {
     fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
         keyed::map::write(writer, self, MAX_ENTITIES, budget)
     }
-    fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         keyed::map::read(reader, MAX_ENTITIES)
     }
     fn write_delta<W: BitWrite>(
@@ -101,7 +101,7 @@ impl Entities for BTreeMap<u16, Entity> {
     ) -> Result<(), Error> {
         keyed::map::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, budget)
     }
-    fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(base: &Self, reader: &mut R) -> Result<Self, Error> {
         keyed::map::read_delta(reader, base, MAX_ENTITIES, spawn_baseline)
     }
     fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
@@ -122,7 +122,7 @@ impl Entities for Vec<Entity> {
     fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
         keyed::sorted_vec::write(writer, self, MAX_ENTITIES, ENTITY_ID, budget)
     }
-    fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         keyed::sorted_vec::read(reader, MAX_ENTITIES, ENTITY_ID)
     }
     fn write_delta<W: BitWrite>(
@@ -133,7 +133,7 @@ impl Entities for Vec<Entity> {
     ) -> Result<(), Error> {
         keyed::sorted_vec::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID, budget)
     }
-    fn read_delta(base: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(base: &Self, reader: &mut R) -> Result<Self, Error> {
         keyed::sorted_vec::read_delta(reader, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID)
     }
     fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
@@ -186,7 +186,7 @@ impl<E: Entities> BitPack for World<E> {
         self.write_whole(writer, None)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(World { tick: reader.read_u32()?, entities: E::read(reader)? })
     }
 }
@@ -212,7 +212,7 @@ impl<E: Entities> ChangeGroups for World<E> {
         Ok(())
     }
 
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, Error> {
         let tick = if reader.read_bool()? { Some(reader.read_u32()?) } else { None };
         let entities = if reader.read_bool()? { Some(E::read(reader)?) } else { None };
         Ok((tick, entities))
@@ -231,7 +231,7 @@ impl<E: Entities> ChangeGroups for World<E> {
         self.write_changed(baseline, writer, None)
     }
 
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error> {
         let tick = if reader.read_bool()? { reader.read_u32()? } else { baseline.tick };
         Ok(World { tick, entities: E::read_delta(&baseline.entities, reader)? })
     }

@@ -1,7 +1,7 @@
 //! The `BitPack` trait: a type that knows its own wire layout.
 
 use crate::error::Error;
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::BitWrite;
 
 /// A type with a bit-exact wire layout: written to any [`BitWrite`] sink and
@@ -14,7 +14,7 @@ use crate::write::BitWrite;
 /// `#[derive(BitPack)]` for structs and enums.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitPack, BitReader, BitWriter};
+/// use bitpack_core::{BitCounter, BitPack, BitRead, BitReader, BitWriter};
 ///
 /// let value: (bool, Option<i8>) = (true, Some(-3));
 /// let mut buf = [0u8; 2];
@@ -45,7 +45,7 @@ pub trait BitPack: Sized {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error>;
 
     /// Reads a value written by [`BitPack::write_to`].
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error>;
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error>;
 
     /// Reads a value into a `Box`, as `Box<Self>::read_from` does: claims
     /// `size_of::<Self>()` from the reader's allocation budget, then moves
@@ -53,7 +53,7 @@ pub trait BitPack: Sized {
     /// instead, so a `Box<[u8; 1_000_000]>` never passes through the stack.
     #[cfg(feature = "alloc")]
     #[inline]
-    fn read_boxed(reader: &mut BitReader<'_>) -> Result<alloc::boxed::Box<Self>, Error> {
+    fn read_boxed<R: BitRead>(reader: &mut R) -> Result<alloc::boxed::Box<Self>, Error> {
         crate::boxed::read_box(reader, Self::read_from)
     }
 }

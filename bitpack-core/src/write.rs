@@ -217,7 +217,7 @@ pub trait BitWrite: BitSink + Reserve {
     /// own extension: the reference has no compressed double.
     ///
     /// ```
-    /// use bitpack_core::{BitReader, BitWrite, BitWriter};
+    /// use bitpack_core::{BitRead, BitReader, BitWrite, BitWriter};
     ///
     /// let mut buf = [0u8; 8];
     /// let mut writer = BitWriter::new(&mut buf);

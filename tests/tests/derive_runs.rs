@@ -6,7 +6,7 @@
 //! when a value is refused or the buffer is short, the same error at the
 //! same bit with the writer or reader left where it started.
 
-use bitpack::{__private, BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 use proptest::prelude::*;
 
 /// Every kind of leaf, runs longer than 64 bits (several pushes), a 64-bit
@@ -76,11 +76,11 @@ fn write_fields<W: BitWrite>(v: &Leaves, w: &mut W) -> Result<(), Error> {
 }
 
 /// [`Leaves`] read one field at a time through the core, as one value.
-fn read_by_hand(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
+fn read_by_hand<R: BitRead>(r: &mut R) -> Result<Leaves, Error> {
     __private::read_atomic(r, read_fields)
 }
 
-fn read_fields(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
+fn read_fields<R: BitRead>(r: &mut R) -> Result<Leaves, Error> {
     let flag = r.read_bool()?;
     let small = r.read_int(-3, 3)? as i8;
     let constant = r.read_int(7, 7)? as u16;
@@ -163,9 +163,9 @@ fn outcome(
 }
 
 /// A read's outcome, compared through `Debug` (NaN is not equal to itself).
-fn read_outcome(
-    bytes: &[u8],
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<Leaves, Error>,
+fn read_outcome<'a>(
+    bytes: &'a [u8],
+    read: impl FnOnce(&mut BitReader<'a>) -> Result<Leaves, Error>,
 ) -> (String, usize) {
     let mut reader = BitReader::new(bytes);
     let result = read(&mut reader);

@@ -7,7 +7,7 @@ mod sync_common;
 use std::collections::BTreeMap;
 
 use bitpack::__private::keyed::{map, sorted_vec};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
 use sync_common::{KEY, SplitMix64, Unit, World};
 
 fn delta_bits(now: &World, baseline: &World) -> usize {

@@ -58,7 +58,7 @@
 //!
 //! ```
 //! use bitpack_core::adaptive::{read_adaptive, write_adaptive, Signs};
-//! use bitpack_core::{BitCounter, BitReader, BitWrite, BitWriter};
+//! use bitpack_core::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
 //!
 //! let mut counter = BitCounter::new();
 //! write_adaptive(&mut counter, 25i32, Signs::NonNegative)?;

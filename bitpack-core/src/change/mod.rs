@@ -36,7 +36,8 @@ pub use tracker::GroupTracker;
 
 use crate::error::Error;
 use crate::pack::BitPack;
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// A [`BitPack`] type whose fields are gathered into change groups, so it
@@ -48,7 +49,7 @@ use crate::write::BitWrite;
 ///
 /// ```
 /// use bitpack_core::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
-/// use bitpack_core::{BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
+/// use bitpack_core::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 ///
 /// #[derive(Clone, Debug, PartialEq)]
 /// struct Unit { x: i32, health: i32 }
@@ -60,7 +61,7 @@ use crate::write::BitWrite;
 ///         w.write_int(self.x, 0, 1023)?;
 ///         w.write_int(self.health, 0, 100)
 ///     }
-///     fn read_from(r: &mut BitReader<'_>) -> Result<Self, Error> {
+///     fn read_from<R: BitRead>(r: &mut R) -> Result<Self, Error> {
 ///         Ok(Unit { x: r.read_int(0, 1023)?, health: r.read_int(0, 100)? })
 ///     }
 /// }
@@ -80,7 +81,7 @@ use crate::write::BitWrite;
 ///         }
 ///         Ok(())
 ///     }
-///     fn decode_changes(r: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+///     fn decode_changes<R: BitRead>(r: &mut R) -> Result<Self::Changes, Error> {
 ///         let x = if r.read_bool()? { Some(r.read_int(0, 1023)?) } else { None };
 ///         let health = if r.read_bool()? { Some(r.read_int(0, 100)?) } else { None };
 ///         Ok((x, health))
@@ -100,7 +101,7 @@ use crate::write::BitWrite;
 ///         if write_delta_flag(w, now, then)? { w.write_int(self.health, 0, 100)?; }
 ///         Ok(())
 ///     }
-///     fn read_delta(baseline: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
+///     fn read_delta<R: BitRead>(baseline: &Self, r: &mut R) -> Result<Self, Error> {
 ///         let x = if r.read_bool()? { r.read_int(0, 1023)? } else { baseline.x };
 ///         let health = if r.read_bool()? { r.read_int(0, 100)? } else { baseline.health };
 ///         Ok(Unit { x, health })
@@ -151,7 +152,7 @@ pub trait ChangeGroups: BitPack {
     ) -> Result<(), Error>;
 
     /// Reads what [`ChangeGroups::write_changes`] wrote, without applying it.
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error>;
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, Error>;
 
     /// Applies decoded changes in place.
     fn apply_changes(&mut self, changes: Self::Changes);
@@ -160,10 +161,8 @@ pub trait ChangeGroups: BitPack {
     /// groups in place: all of them, or on `Err` none (the value and the
     /// reader's position are left as they were).
     #[inline]
-    fn read_changes(&mut self, reader: &mut BitReader<'_>) -> Result<(), Error> {
-        let mut staged = reader.clone();
-        let changes = Self::decode_changes(&mut staged)?;
-        *reader = staged;
+    fn read_changes<R: BitRead>(&mut self, reader: &mut R) -> Result<(), Error> {
+        let changes = reader.rolled_back(Self::decode_changes)?;
         self.apply_changes(changes);
         Ok(())
     }
@@ -174,7 +173,7 @@ pub trait ChangeGroups: BitPack {
 
     /// Reads what [`ChangeGroups::write_delta`] wrote against the same
     /// `baseline`: unsent groups are taken from it.
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error>;
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error>;
 
     /// [`BitPack::write_to`] for a [`crate::sync::Sender`]: the same bits,
     /// except that keyed collections may leave out entries `budget` holds

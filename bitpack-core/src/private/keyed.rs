@@ -47,7 +47,8 @@ use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::sync::budget::{Candidate, ItemKind, Pass};
 use crate::write::BitWrite;
 
@@ -113,7 +114,7 @@ fn write_key<K: Key, W: BitWrite>(writer: &mut W, previous: Option<K>, key: K) -
 }
 
 #[inline(always)]
-fn read_key<K: Key>(reader: &mut BitReader<'_>, previous: Option<K>) -> Result<K, Error> {
+fn read_key<K: Key>(reader: &mut impl BitRead, previous: Option<K>) -> Result<K, Error> {
     let start = reader.bits_read();
     let gap: K = read_adaptive(reader, Signs::NonNegative)?;
     let key = match previous {
@@ -125,14 +126,11 @@ fn read_key<K: Key>(reader: &mut BitReader<'_>, previous: Option<K>) -> Result<K
 
 /// Runs a read of several parts as one: on `Err` the reader stays put.
 #[inline(always)]
-fn atomically<T>(
-    reader: &mut BitReader<'_>,
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+fn atomically<R: BitRead, T>(
+    reader: &mut R,
+    read: impl FnOnce(&mut R) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let mut staged = reader.clone();
-    let value = read(&mut staged)?;
-    *reader = staged;
-    Ok(value)
+    reader.rolled_back(read)
 }
 
 /// One step of walking a world's entries and a baseline's in key order.
@@ -278,7 +276,7 @@ fn write_count<W: BitWrite>(writer: &mut W, items: usize, max_len: usize) -> Res
     Ok(())
 }
 
-fn read_count<K: Key>(reader: &mut BitReader<'_>, max_len: usize) -> Result<usize, Error> {
+fn read_count<K: Key>(reader: &mut impl BitRead, max_len: usize) -> Result<usize, Error> {
     let start = reader.bits_read();
     if !reader.read_bool()? {
         return Ok(0);
@@ -493,7 +491,7 @@ impl<K: Key, V: Clone> Build<K, V> for VecBuild<K, V> {
 
 /// Reads a whole collection into `build` (empty).
 fn read_whole<K: Key, V: BitPack, B: Build<K, V>>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     max_len: usize,
     mut build: B,
 ) -> Result<B, Error> {
@@ -511,8 +509,8 @@ fn read_whole<K: Key, V: BitPack, B: Build<K, V>>(
 }
 
 /// Reads a delta against `base` (the baseline's entries) into `build`.
-fn read_delta<'a, K, V, J, B>(
-    reader: &mut BitReader<'_>,
+fn read_delta<'a, R: BitRead, K, V, J, B>(
+    reader: &mut R,
     mut base: core::iter::Peekable<J>,
     max_len: usize,
     spawn: fn() -> V,
@@ -628,7 +626,7 @@ pub mod map {
     /// `read_from`: what [`write`] wrote.
     #[inline]
     pub fn read<K: Key, V: BitPack>(
-        reader: &mut BitReader<'_>,
+        reader: &mut impl BitRead,
         max_len: usize,
     ) -> Result<BTreeMap<K, V>, Error> {
         Ok(read_whole(reader, max_len, MapBuild(BTreeMap::new()))?.0)
@@ -650,8 +648,8 @@ pub mod map {
 
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.
     #[inline]
-    pub fn read_delta<K: Key, V: ChangeGroups + Clone>(
-        reader: &mut BitReader<'_>,
+    pub fn read_delta<R: BitRead, K: Key, V: ChangeGroups + Clone>(
+        reader: &mut R,
         baseline: &BTreeMap<K, V>,
         max_len: usize,
         spawn: fn() -> V,
@@ -718,7 +716,7 @@ pub mod sorted_vec {
     /// `read_from`: as [`map::read`]; each value's key must be the one it came under.
     #[inline]
     pub fn read<K: Key, V: BitPack + Clone>(
-        reader: &mut BitReader<'_>,
+        reader: &mut impl BitRead,
         max_len: usize,
         key: fn(&V) -> K,
     ) -> Result<Vec<V>, Error> {
@@ -747,8 +745,8 @@ pub mod sorted_vec {
 
     /// `read_delta`: as [`map::read_delta`]; each value's key must be the one it came under.
     #[inline]
-    pub fn read_delta<K: Key, V: ChangeGroups + Clone>(
-        reader: &mut BitReader<'_>,
+    pub fn read_delta<R: BitRead, K: Key, V: ChangeGroups + Clone>(
+        reader: &mut R,
         baseline: &[V],
         max_len: usize,
         spawn: fn() -> V,

@@ -25,7 +25,7 @@
 //! use std::collections::BTreeMap;
 //! use bitpack_core::sync::{Acks, Receiver, Sender};
 //! # use bitpack_core::__private::{self as p, keyed::{self, Budget}};
-//! # use bitpack_core::{BitPack, BitReader, BitWrite, ChangeGroups, Error};
+//! # use bitpack_core::{BitPack, BitRead, BitReader, BitWrite, ChangeGroups, Error};
 //!
 //! // An arena: the round, and its units by id. With the derive this is
 //! //
@@ -55,7 +55,7 @@
 //! #     const MAX_BITS: usize = 10;
 //! #     const SCHEMA: u64 = 1;
 //! #     fn write_to<W: BitWrite>(&self, w: &mut W) -> Result<(), Error> { w.write_int(self.x, 0, 1023) }
-//! #     fn read_from(r: &mut BitReader<'_>) -> Result<Self, Error> { Ok(Unit { x: r.read_int(0, 1023)? }) }
+//! #     fn read_from<R: BitRead>(r: &mut R) -> Result<Self, Error> { Ok(Unit { x: r.read_int(0, 1023)? }) }
 //! # }
 //! # impl ChangeGroups for Unit {
 //! #     type Tracker = p::GroupTracker<1, ()>;
@@ -64,7 +64,7 @@
 //! #         if p::tracked_group(w, &c.records[0], &mut l.records[0], |s| s.write_int(self.x, 0, 1023))? { w.write_int(self.x, 0, 1023)?; }
 //! #         Ok(())
 //! #     }
-//! #     fn decode_changes(r: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+//! #     fn decode_changes<R: BitRead>(r: &mut R) -> Result<Self::Changes, Error> {
 //! #         Ok((if r.read_bool()? { Some(r.read_int(0, 1023)?) } else { None },))
 //! #     }
 //! #     fn apply_changes(&mut self, (x,): Self::Changes) { if let Some(x) = x { self.x = x; } }
@@ -74,7 +74,7 @@
 //! #         }
 //! #         Ok(())
 //! #     }
-//! #     fn read_delta(b: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
+//! #     fn read_delta<R: BitRead>(b: &Self, r: &mut R) -> Result<Self, Error> {
 //! #         Ok(Unit { x: if r.read_bool()? { p::relative_i32::read(r, b.x, 0, 1023)? } else { b.x } })
 //! #     }
 //! # }
@@ -90,7 +90,7 @@
 //! #     const MAX_BITS: usize = 32 + keyed::map::max_bits::<u32, Unit>(1024);
 //! #     const SCHEMA: u64 = p::schema::sequence(&[<u32 as BitPack>::SCHEMA, keyed::map::schema::<u32, Unit>(1024)]);
 //! #     fn write_to<W: BitWrite>(&self, w: &mut W) -> Result<(), Error> { write_arena(self, w, None) }
-//! #     fn read_from(r: &mut BitReader<'_>) -> Result<Self, Error> {
+//! #     fn read_from<R: BitRead>(r: &mut R) -> Result<Self, Error> {
 //! #         Ok(Arena { round: r.read_u32()?, units: keyed::map::read(r, 1024)? })
 //! #     }
 //! # }
@@ -103,7 +103,7 @@
 //! #         if p::tracked_group(w, &c.records[1], &mut l.records[1], units)? { keyed::map::write(w, &self.units, 1024, None)?; }
 //! #         Ok(())
 //! #     }
-//! #     fn decode_changes(r: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+//! #     fn decode_changes<R: BitRead>(r: &mut R) -> Result<Self::Changes, Error> {
 //! #         let round = if r.read_bool()? { Some(r.read_u32()?) } else { None };
 //! #         Ok((round, if r.read_bool()? { Some(keyed::map::read(r, 1024)?) } else { None }))
 //! #     }
@@ -112,7 +112,7 @@
 //! #         if let Some(units) = units { self.units = units; }
 //! #     }
 //! #     fn write_delta<W: BitWrite>(&self, b: &Self, w: &mut W) -> Result<(), Error> { write_arena_delta(self, b, w, None) }
-//! #     fn read_delta(b: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
+//! #     fn read_delta<R: BitRead>(b: &Self, r: &mut R) -> Result<Self, Error> {
 //! #         let round = if r.read_bool()? { r.read_u32()? } else { b.round };
 //! #         Ok(Arena { round, units: keyed::map::read_delta(r, &b.units, 1024, Unit::default)? })
 //! #     }
