@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use bitpack::__private::keyed::{self, Budget};
 use bitpack::__private::{BitFingerprint, GroupTracker, delta_group, schema, sum, tracked_group};
 use bitpack::sync::{Acks, Receiver, Sender};
-use bitpack::{BitPack, BitRead, BitReader, BitWrite, ChangeGroups, Error};
+use bitpack::{BitPack, BitRead, BitWrite, ChangeGroups, Error};
 
 use crate::dataset::{self, ENTITIES, Entity, EntityFlags, EntityKind, HEALTH_MAX};
 use crate::rng::SplitMix64;

@@ -16,11 +16,16 @@
 //! - [`stream`]: bitpack's tracked change-group and baseline-delta streams.
 //! - [`delta_estimate`]: the delta stream's size counted by hand, to check it.
 //!
+//! Issue 12 (the types games hold):
+//! - [`cubes`]: Glenn Fiedler's 901 cubes, uncompressed, quantized and as
+//!   deltas, on a deterministic falling-and-settling scene.
+//!
 //! Issue 13 (replicating a world):
 //! - [`churn`]: the dataset with entities spawning and despawning, keyed by
 //!   id, sent to a client by `bitpack::sync` over a lossy link.
 
 pub mod churn;
+pub mod cubes;
 pub mod dataset;
 pub mod delta_estimate;
 pub mod hand;

@@ -111,7 +111,6 @@ pub mod smallest_three;
 mod source;
 #[cfg(feature = "alloc")]
 pub mod sync;
-#[doc(hidden)]
 pub mod with;
 mod write;
 

@@ -26,6 +26,12 @@ use crate::write::BitWrite;
 /// assert_eq!(back, value);
 /// # Ok::<(), bitpack_core::Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    note = "derive it with #[derive(BitPack)], or send a type of another crate through a module with \
+            #[bitpack(with = module)] on the field",
+    note = "glam's and mint's vectors and quaternions implement `BitPack` with the `glam` and `mint` features \
+            of `bitpack`"
+)]
 pub trait BitPack: Sized {
     /// The most bits any value of the type writes. Finite for every
     /// implementing type, because every length is bounded.

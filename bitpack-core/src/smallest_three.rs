@@ -172,8 +172,9 @@ impl Component for f64 {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a quaternion bitpack can send as smallest three",
     label = "`#[quantize(bits = N)]` takes a quaternion",
-    note = "use glam's `Quat`/`DQuat`, mint's `Quaternion<f32>`/`Quaternion<f64>`, `[f32; 4]` or `[f64; 4]` \
-            (x, y, z, w), or implement `bitpack::smallest_three::Quaternion` for your type"
+    note = "use glam's `Quat`/`DQuat`, mint's `Quaternion<f32>`/`Quaternion<f64>` (with the `glam` and `mint` \
+            features of `bitpack`), `[f32; 4]` or `[f64; 4]` (x, y, z, w), or implement \
+            `bitpack::smallest_three::Quaternion` for your type"
 )]
 pub trait Quaternion: Sized {
     /// `f32` or `f64`.

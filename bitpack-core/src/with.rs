@@ -14,9 +14,10 @@
 //! pub fn read(reader: &mut impl BitRead) -> Result<T, Error>;
 //! ```
 //!
-//! The derive uses them where it would use `T`'s `BitPack` items
-//! (`<T as BitPack>::MAX_BITS`, `write_to`, `read_from`), so every item is
-//! checked by the compiler where the attribute is: a missing one or a wrong
+//! On a field: `#[bitpack(with = uuid_bits)] id: Uuid` (see the `bitpack`
+//! crate's derive guide). The derive uses them where it would use `T`'s
+//! `BitPack` items (`<T as BitPack>::MAX_BITS`, `write_to`, `read_from`),
+//! so every item is checked by the compiler where the attribute is: a missing one or a wrong
 //! signature is an error at `path`, and [`with_bits_problem`] refuses a
 //! `MIN_BITS` above `MAX_BITS`. Build `write` from the core's writes (or
 //! other types' `BitPack` impls) so that the measure stream counts what the

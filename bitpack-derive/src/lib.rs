@@ -19,11 +19,12 @@
 //! │   ├── value.rs                attribute values; the one literal parser
 //! │   ├── attrs.rs                #[bits], #[quantize], #[bitpack] on fields, variants, the type
 //! │   ├── change_group.rs         #[change_group] and #[change_group(name)]
-//! │   └── ty.rs                   what a field's type is (IntTy, FloatTy, Shape)
+//! │   └── ty.rs                   what a field's type is (IntTy, FloatTy, Scalar, Shape), by name
 //! ├── ir/                         the plan as data, with pure queries
 //! │   ├── mod.rs                  Plan, Body, Fields, Field
-//! │   ├── encoding.rs             how a value goes on the wire; walk, run leaves, relative
+//! │   ├── encoding.rs             how a value goes on the wire (collections, `with` too); walk, run leaves, relative
 //! │   ├── adaptive.rs             adaptive integers, groups, fixed point
+//! │   ├── geometry.rs             vectors with per-axis bounds, smallest-three quaternions
 //! │   ├── items.rs                wire order: fields, fused runs, adaptive groups, change groups
 //! │   ├── consts.rs               typed constants and compile-time checks
 //! │   └── runtime.rs              the path to <crate>::__private
@@ -33,11 +34,15 @@
 //! │   ├── reach.rs                which attributes reach a value; clashes and leftovers
 //! │   ├── rules/                  one rule per encoding, tried in order
 //! │   │   ├── mod.rs              the order of the rules
+//! │   │   ├── with.rs             #[bitpack(with = module)]: the whole field
 //! │   │   ├── fixed.rs            #[quantize(res)] alone: fixed point
 //! │   │   ├── adaptive.rs         #[bitpack(adaptive)]
+//! │   │   ├── rotation.rs         #[quantize(bits = N)] on a quaternion
+//! │   │   ├── vector.rs           per-axis #[quantize] and #[bits] on glam and mint vectors
 //! │   │   ├── ranged.rs           #[bits(min, max)]
 //! │   │   ├── quantized.rs        #[quantize(min, max, res)], checked by the core
 //! │   │   ├── text.rs             String with max_len
+//! │   │   ├── collections.rs      Box<str> and the like, VecDeque, boxed slices, maps, sets
 //! │   │   ├── containers.rs       Vec, Option, Box, arrays, tuples
 //! │   │   └── plain.rs            bool, integers, floats, nested types, the unsupported
 //! │   └── passes/                 checks and layout across fields
@@ -59,7 +64,10 @@
 //!     │   ├── text.rs             String
 //!     │   ├── containers.rs       Vec, Option, Box, arrays, tuples
 //!     │   ├── nested.rs           through a type's own BitPack
-//!     │   └── adaptive.rs         adaptive values and their signs
+//!     │   ├── adaptive.rs         adaptive values and their signs
+//!     │   ├── geometry.rs         vectors and quaternions: fields, run parts, relative
+//!     │   ├── collections.rs      the collections beyond String and Vec
+//!     │   └── with.rs             a field through a `with` module
 //!     ├── body.rs                 a struct's and an enum's sizes, write_to and read_from
 //!     ├── items.rs                the code of wire items, shared with change groups
 //!     ├── run.rs                  fused runs through RunWriter and RunReader

@@ -9,7 +9,7 @@ mod adaptive_support;
 
 use adaptive_support::{Position, Published, SAMPLES_MAX_LEN, Samples, encode};
 use bitpack::adaptive::{self, SignScope, Signs, read_adaptive, write_adaptive};
-use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitWrite, Error};
 use prost::Message;
 
 /// A per-match scoreboard row.

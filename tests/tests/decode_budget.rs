@@ -341,3 +341,55 @@ fn a_derived_boxed_megabyte_array_decodes_on_a_two_mib_stack() {
         .unwrap();
     assert_eq!(decoded, (Err(ErrorKind::AllocationLimit), Ok(true)));
 }
+
+/// The other fields a derived `decode` allocates for: `max_len` text and
+/// collections, and `Rc` and `Arc`.
+#[derive(BitPack, Debug, PartialEq)]
+struct Holdings {
+    #[bitpack(max_len = 16)]
+    name: Box<str>,
+    #[bitpack(max_len = 16)]
+    title: std::borrow::Cow<'static, str>,
+    #[bitpack(max_len = 16)]
+    recent: std::collections::VecDeque<u32>,
+    #[bitpack(max_len = 16)]
+    slice: Box<[u16]>,
+    #[bitpack(max_len = 16)]
+    scores: std::collections::BTreeMap<u16, u64>,
+    #[bitpack(max_len = 16)]
+    tags: std::collections::HashSet<u8>,
+    shared: std::rc::Rc<[u64; 8]>,
+    synced: std::sync::Arc<u64>,
+}
+
+#[test]
+fn collections_and_shared_pointers_claim_what_they_hold() {
+    let holdings = Holdings {
+        name: "pilot".into(),
+        title: "captain".into(),
+        recent: [1, 2, 3].into_iter().collect(),
+        slice: vec![4, 5].into_boxed_slice(),
+        scores: [(1, 10), (2, 20)].into_iter().collect(),
+        tags: [7, 8, 9, 10].into_iter().collect(),
+        shared: std::rc::Rc::new([6; 8]),
+        synced: std::sync::Arc::new(11),
+    };
+    let bytes = bitpack::encode(&holdings).unwrap();
+    let claimed = 5
+        + 7
+        + 3 * size_of::<u32>()
+        + 2 * size_of::<u16>()
+        + 2 * size_of::<(u16, u64)>()
+        + 4
+        + size_of::<[u64; 8]>()
+        + size_of::<u64>();
+    assert_eq!(bitpack::decode_with_limit::<Holdings>(&bytes, claimed).unwrap(), holdings);
+    let error = bitpack::decode_with_limit::<Holdings>(&bytes, claimed - 1).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::AllocationLimit);
+    // Each claims before it allocates: refused at its own claim, a field
+    // allocates nothing.
+    let alone = bitpack::encode(&std::rc::Rc::new([6u64; 8])).unwrap();
+    let (result, usage) = measure(|| bitpack::decode_with_limit::<std::rc::Rc<[u64; 8]>>(&alone, 63));
+    assert_eq!(result.unwrap_err().kind(), ErrorKind::AllocationLimit);
+    assert_eq!(usage.bytes, 0);
+}

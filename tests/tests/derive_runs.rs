@@ -6,7 +6,10 @@
 //! when a value is refused or the buffer is short, the same error at the
 //! same bit with the writer or reader left where it started.
 
-use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
+mod outcomes;
+
+use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, Error};
+use outcomes::{outcome, read_outcome};
 use proptest::prelude::*;
 
 /// Every kind of leaf, runs longer than 64 bits (several pushes), a 64-bit
@@ -142,34 +145,6 @@ fn sample() -> Leaves {
         precise: -123_456.789_4,
         tail: Some(9),
     }
-}
-
-/// A write's outcome: the bytes and bits on success, the error and where
-/// the writer stands after it otherwise.
-fn outcome(
-    buf_len: usize,
-    write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>,
-) -> Result<(Vec<u8>, usize), (Error, usize)> {
-    let mut buf = vec![0u8; buf_len];
-    let mut writer = BitWriter::new(&mut buf);
-    match write(&mut writer) {
-        Ok(()) => {
-            let bits = writer.bits_written();
-            let used = writer.finish().map_err(|e| (e, bits))?;
-            Ok((buf[..used].to_vec(), bits))
-        }
-        Err(error) => Err((error, writer.bits_written())),
-    }
-}
-
-/// A read's outcome, compared through `Debug` (NaN is not equal to itself).
-fn read_outcome<'a>(
-    bytes: &'a [u8],
-    read: impl FnOnce(&mut BitReader<'a>) -> Result<Leaves, Error>,
-) -> (String, usize) {
-    let mut reader = BitReader::new(bytes);
-    let result = read(&mut reader);
-    (format!("{result:?}"), reader.bits_read())
 }
 
 #[test]

@@ -150,6 +150,84 @@ mod shadowed {
         Pair(#[bitpack(adaptive(group = p))] i8, bool, #[bitpack(adaptive(group = p))] i8),
     }
 
+    pub const AXIS_MIN: [f32; 3] = [-8.0, -8.0, 0.0];
+    pub const TURN_BITS: u32 = 11;
+
+    /// A foreign type and its `with` module, without the prelude either.
+    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Token(pub u32);
+
+    pub mod token_bits {
+        pub const MAX_BITS: usize = 32;
+        pub const MIN_BITS: usize = 32;
+        pub const SCHEMA: u64 = <u32 as ::bitpack::BitPack>::SCHEMA;
+
+        pub fn write<W: ::bitpack::BitWrite>(
+            value: &super::Token,
+            writer: &mut W,
+        ) -> ::core::result::Result<(), ::bitpack::Error> {
+            ::bitpack::BitWrite::write_u32(writer, value.0)
+        }
+
+        pub fn read(
+            reader: &mut impl ::bitpack::BitRead,
+        ) -> ::core::result::Result<super::Token, ::bitpack::Error> {
+            ::core::result::Result::Ok(super::Token(reader.read_u32()?))
+        }
+    }
+
+    /// Issue 12's kinds: vectors, quaternions (in runs and relative in
+    /// deltas), collections with `max_len`, `with`, the std impls.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Geometry {
+        #[change_group(motion)]
+        #[bitpack(relative)]
+        #[quantize(min = AXIS_MIN, max = [8.0, 8.0, 16.0], res = 0.5)]
+        pub position: ::glam::Vec3,
+        #[change_group(motion)]
+        #[bitpack(relative)]
+        #[quantize(bits = TURN_BITS)]
+        pub rotation: ::glam::Quat,
+        #[change_group]
+        #[bitpack(relative)]
+        #[bits(min = [0, -5], max = 10)]
+        pub cell: ::glam::IVec2,
+        #[quantize(bits = 9)]
+        pub raw: [f32; 4],
+        #[quantize(min = -1.0, max = 1.0, res = 0.25)]
+        pub mint: ::mint::Vector2<f64>,
+        pub plain: ::glam::Vec2,
+        #[change_group]
+        #[bitpack(max_len = 4)]
+        pub name: ::std::boxed::Box<str>,
+        #[bits(min = 0, max = 9)]
+        #[bitpack(max_len = 3)]
+        pub recent: ::std::collections::VecDeque<u8>,
+        #[bitpack(max_len = 2)]
+        pub scores: ::std::collections::HashMap<u8, ::std::vec::Vec<u8>>,
+        #[bitpack(max_len = 2)]
+        pub seen: ::std::collections::BTreeSet<i16>,
+        #[bitpack(max_len = 2)]
+        pub slots: ::std::rc::Rc<[u16]>,
+        #[bitpack(with = token_bits)]
+        pub token: Token,
+        pub when: ::core::time::Duration,
+        pub initial: char,
+        pub id: ::core::num::NonZeroU8,
+    }
+
+    /// Adaptive values inside the new collections share the message's sign bit.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(adaptive)]
+    pub struct AdaptiveCollections {
+        #[bitpack(max_len = 3)]
+        pub deltas: ::std::collections::VecDeque<i32>,
+        #[bitpack(max_len = 3)]
+        pub by_id: ::std::collections::BTreeMap<u16, i64>,
+        #[bitpack(max_len = 3)]
+        pub boxed: ::std::boxed::Box<[i8]>,
+    }
+
     #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
     pub struct Inner {
         #[change_group]
@@ -182,8 +260,8 @@ mod shadowed {
 
 use ::bitpack::BitPack;
 use shadowed::{
-    Adaptive, AdaptiveKinds, FieldGroups, Generic, GroupKinds, Grouped, Inner, Kinds, Named, Never, Single,
-    Tuple, TypeGroup, Unit,
+    Adaptive, AdaptiveCollections, AdaptiveKinds, FieldGroups, Generic, Geometry, GroupKinds, Grouped, Inner,
+    Kinds, Named, Never, Single, Token, Tuple, TypeGroup, Unit,
 };
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
@@ -293,4 +371,61 @@ fn change_groups_work_without_the_prelude() {
     assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 8 + 1 + 1);
     let used = writer.finish().unwrap();
     assert_eq!(Grouped::read_delta(&value, &mut BitReader::new(&buf[..used])).unwrap(), moved);
+}
+
+fn geometry() -> Geometry {
+    Geometry {
+        position: glam::Vec3::new(1.5, -8.0, 16.0),
+        rotation: glam::Quat::from_rotation_x(0.25),
+        cell: glam::IVec2::new(10, -5),
+        raw: [0.0, 0.0, 0.0, 1.0],
+        mint: mint::Vector2 { x: -1.0, y: 0.25 },
+        plain: glam::Vec2::new(0.5, -0.5),
+        name: "ab".into(),
+        recent: [9, 0].into_iter().collect(),
+        scores: [(3, vec![1, 2]), (1, vec![])].into_iter().collect(),
+        seen: [-1, 5].into_iter().collect(),
+        slots: std::rc::Rc::from(vec![7u16]),
+        token: Token(0xDEAD_BEEF),
+        when: std::time::Duration::from_millis(1500),
+        initial: 'x',
+        id: std::num::NonZeroU8::new(4).unwrap(),
+    }
+}
+
+#[test]
+fn issue_12_kinds_round_trip_without_the_prelude() {
+    // Quaternions read back on their grid: what is read round-trips exactly.
+    let value = bitpack::decode::<Geometry>(&bitpack::encode(&geometry()).unwrap()).unwrap();
+    assert_eq!(value.position, geometry().position);
+    round_trip(&value);
+    round_trip(&AdaptiveCollections {
+        deltas: [-3, 0, i32::MAX].into_iter().collect(),
+        by_id: [(1, -1), (9, i64::MIN)].into_iter().collect(),
+        boxed: vec![-128, 127].into_boxed_slice(),
+    });
+    round_trip(&AdaptiveCollections {
+        deltas: [1, 2].into_iter().collect(),
+        by_id: Default::default(),
+        boxed: Box::new([]),
+    });
+}
+
+#[test]
+fn issue_12_kinds_in_deltas_without_the_prelude() {
+    use ::bitpack::{BitReader, BitWriter, ChangeGroups};
+    let value = geometry();
+    let moved = Geometry {
+        position: glam::Vec3::new(2.0, -8.0, 16.0),
+        cell: glam::IVec2::new(9, -4),
+        ..value.clone()
+    };
+    let mut buf = [0u8; 64];
+    let mut writer = BitWriter::new(&mut buf);
+    moved.write_delta(&value, &mut writer).unwrap();
+    let used = writer.finish().unwrap();
+    let back = Geometry::read_delta(&value, &mut BitReader::new(&buf[..used])).unwrap();
+    assert_eq!(back.position, moved.position);
+    assert_eq!(back.cell, moved.cell);
+    assert_eq!(back.name, moved.name);
 }

@@ -1,7 +1,7 @@
 //! The other standard types games hold: `char`, `Duration`, the `NonZero`
-//! integers, `Rc`/`Arc`, `PhantomData`, and the `max_len` runtime for
-//! `Box<str>`, `Cow<str>`, `Box<[T]>`, `VecDeque`, maps and sets, as the
-//! derive will call it.
+//! integers, `Rc`/`Arc`, `PhantomData`, and `max_len` on `Box<str>`,
+//! `Cow<str>`, `Box<[T]>`, `VecDeque`, maps and sets: derived, and checked
+//! against the runtime called by hand.
 
 mod types_support;
 
@@ -109,11 +109,32 @@ fn shared_pointers_and_phantoms() {
     assert_eq!(<PhantomData<str>>::SCHEMA, <()>::SCHEMA);
 }
 
-/// What the derive will generate for a struct of the collections, by hand:
-/// `#[bitpack(max_len = ..)]` on each, `#[bits(min = 0, max = 99)]` on the
+/// A struct of the collections, derived: `max_len` on each, `#[bits]` on the
 /// deque's elements.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(BitPack, Debug, Clone, PartialEq, Default)]
 struct Inventory {
+    #[bitpack(max_len = NAME)]
+    name: Box<str>,
+    #[bitpack(max_len = NAME)]
+    title: Cow<'static, str>,
+    #[bitpack(max_len = SLOTS)]
+    slots: Box<[u16]>,
+    #[bits(min = 0, max = 99)]
+    #[bitpack(max_len = RECENT)]
+    recent: VecDeque<u8>,
+    #[bitpack(max_len = COUNTS)]
+    counts: HashMap<u16, char>,
+    #[bitpack(max_len = COUNTS)]
+    sorted: BTreeMap<char, Option<u8>>,
+    #[bitpack(max_len = TAGS)]
+    tags: HashSet<u8>,
+    #[bitpack(max_len = TAGS)]
+    seen: BTreeSet<i16>,
+}
+
+/// [`Inventory`] by hand, through the runtime the derive calls.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct HandInventory {
     name: Box<str>,
     title: Cow<'static, str>,
     slots: Box<[u16]>,
@@ -130,7 +151,7 @@ const RECENT: usize = 5;
 const COUNTS: usize = 3;
 const TAGS: usize = 4;
 
-impl BitPack for Inventory {
+impl BitPack for HandInventory {
     const MAX_BITS: usize = sum(&[
         __private::str_max_bits(NAME),
         __private::str_max_bits(NAME),
@@ -174,7 +195,7 @@ impl BitPack for Inventory {
     }
 
     fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
-        Ok(Inventory {
+        Ok(HandInventory {
             name: read_text(reader, NAME)?,
             title: read_text(reader, NAME)?,
             slots: read_sequence(reader, SLOTS, u16::MIN_BITS, u16::read_from)?,
@@ -209,11 +230,26 @@ fn random_inventory(rng: &mut Rng) -> Inventory {
     }
 }
 
+impl Inventory {
+    fn by_hand(&self) -> HandInventory {
+        let Inventory { name, title, slots, recent, counts, sorted, tags, seen } = self.clone();
+        HandInventory { name, title, slots, recent, counts, sorted, tags, seen }
+    }
+}
+
 #[test]
 fn collections_round_trip_within_their_bounds() {
     let mut rng = Rng(27);
+    assert_eq!(
+        (Inventory::MAX_BITS, Inventory::MIN_BITS, Inventory::SCHEMA),
+        (HandInventory::MAX_BITS, HandInventory::MIN_BITS, HandInventory::SCHEMA)
+    );
     for _ in 0..5_000 {
-        round_trip(&random_inventory(&mut rng));
+        let inventory = random_inventory(&mut rng);
+        round_trip(&inventory);
+        let hand = inventory.by_hand();
+        assert_eq!(encode(&inventory), encode(&hand));
+        round_trip(&hand);
     }
     // The same bits as String and Vec with the same max_len.
     let mut counter = BitCounter::new();

@@ -4,11 +4,13 @@
 //! process and prints ratios to bitcode on the integer twin; with `--svg`,
 //! writes a bar chart of bytes per snapshot.
 //!
-//! The last section sends the issue-13 churning world to one client with
-//! `bitpack::sync` (`--replication` prints it alone).
+//! Then the issue-13 churning world sent to one client with `bitpack::sync`
+//! (`--replication` prints it alone), and issue 12's 901 cubes: snapshots
+//! uncompressed and quantized, and deltas on the falling-and-settling scene
+//! (`--cubes` prints it alone).
 //!
 //! ```text
-//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]] [--replication] [--svg PATH]
+//! cargo run --release -p bitpack-benches --bin sizes [-- --quick [--rounds N]] [--replication] [--cubes] [--svg PATH]
 //! ```
 
 use std::hint::black_box;
@@ -32,6 +34,8 @@ struct Options {
     decode: bool,
     /// Only the issue-13 replication section: `--replication`.
     replication_only: bool,
+    /// Only the issue-12 cubes section: `--cubes`.
+    cubes_only: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -42,6 +46,7 @@ fn parse_options() -> Result<Options, String> {
         profile: None,
         decode: false,
         replication_only: false,
+        cubes_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -55,8 +60,9 @@ fn parse_options() -> Result<Options, String> {
             "--profile" => options.profile = Some(args.next().ok_or("--profile needs an encoding name")?),
             "--decode" => options.decode = true,
             "--replication" => options.replication_only = true,
+            "--cubes" => options.cubes_only = true,
             "-h" | "--help" => {
-                return Err("usage: sizes [--quick [--rounds N]] [--replication] [--svg PATH] [--profile NAME [--decode] [--rounds N]]".to_string());
+                return Err("usage: sizes [--quick [--rounds N]] [--replication] [--cubes] [--svg PATH] [--profile NAME [--decode] [--rounds N]]".to_string());
             }
             other => return Err(format!("unknown argument {other}; try --help")),
         }
@@ -75,6 +81,9 @@ fn main() -> ExitCode {
 }
 
 fn run(options: &Options) -> Result<(), PeerError> {
+    if options.cubes_only {
+        return print_cubes();
+    }
     if options.replication_only {
         return print_replication(options);
     }
@@ -112,7 +121,49 @@ fn run(options: &Options) -> Result<(), PeerError> {
             print_times(kind, contenders, options.rounds)?;
         }
     }
-    print_replication(options)
+    print_replication(options)?;
+    print_cubes()
+}
+
+/// Issue 12: Glenn Fiedler's 901 cubes at 60 Hz, whole and as deltas.
+fn print_cubes() -> Result<(), PeerError> {
+    use bitpack::BitPack;
+    use bitpack_benches::cubes::{self, CUBES, Cube, CubeState, FRAMES, HZ};
+    let fail = |e: bitpack::Error| PeerError(format!("cubes: {e}"));
+    let frames = cubes::simulate(12);
+    let stream = cubes::delta_stream(&frames).map_err(fail)?;
+    println!(
+        "### Glenn Fiedler's cubes ({CUBES} cubes, {} s at {HZ} Hz; Mbps with the 28-byte IPv4 and UDP headers)\n",
+        FRAMES / HZ
+    );
+    println!("| stream | bits per cube | bytes per packet | Mbps |");
+    println!("|---|---:|---:|---:|");
+    for (name, bits) in
+        [("uncompressed (`CubeState`)", CubeState::MAX_BITS), ("quantized snapshot (`Cube`)", Cube::MAX_BITS)]
+    {
+        let bytes = cubes::packet_bytes(CUBES * bits);
+        println!("| {name} | {bits} | {bytes} | {:.2} |", cubes::mbps(bytes as f64));
+    }
+    let second = HZ;
+    let parts: [(&str, &[cubes::DeltaFrame]); 4] = [
+        ("delta against the frame before, all 10 s", &stream),
+        ("the drop: first 3 s (cubes falling and settling)", &stream[..3 * second]),
+        ("3 s to 5 s", &stream[3 * second..5 * second]),
+        ("settled: after 5 s (the player's cube, kicked cubes)", &stream[5 * second..]),
+    ];
+    for (name, part) in parts {
+        let bytes = cubes::bytes_per_packet(part);
+        println!("| {name} | {:.2} | {bytes:.0} | {:.2} |", cubes::bits_per_cube(part), cubes::mbps(bytes));
+    }
+    let changed = |part: &[cubes::DeltaFrame]| {
+        part.iter().map(|frame| frame.changed).sum::<usize>() as f64 / part.len() as f64
+    };
+    println!(
+        "\nCubes changed per frame: {:.1} on average, {:.1} after 5 s; a cube at rest and unchanged costs 1 bit.\n",
+        changed(&stream),
+        changed(&stream[5 * second..])
+    );
+    Ok(())
 }
 
 /// Issue 13: the churning dataset sent to one client by `bitpack::sync`.

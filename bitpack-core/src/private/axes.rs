@@ -25,7 +25,10 @@ use crate::write::BitWrite;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a vector of {N} `{T}` components bitpack can send axis by axis",
     label = "per-axis `#[quantize]` and `#[bits]` take a vector",
-    note = "use glam's or mint's vectors, or `[{T}; {N}]`"
+    note = "glam's and mint's vectors are, with the `glam` and `mint` features of `bitpack` (enable the one \
+            you use), and so is `[{T}; {N}]`",
+    note = "for a vector type of yours, put the attribute on its fields where it derives `BitPack`, or send \
+            it with #[bitpack(with = module)]"
 )]
 pub trait Axes<T, const N: usize>: Sized {
     /// The components, `x` first.

@@ -45,6 +45,28 @@ pub use change::{delta_group, delta_group_sent, tracked_group};
 #[cfg(feature = "alloc")]
 pub use crate::boxed::{read_box, read_boxed_array};
 pub use crate::write::write_atomic;
+// ... glam and mint vectors, axis by axis (`Bound` makes a const path's
+// bound per axis; `Axes` is named in the impl's where clause);
+pub use axes::{
+    Axes, Bound, quantized_axes_f32, quantized_axes_f64, ranged_axes_i8, ranged_axes_i16, ranged_axes_i32,
+    ranged_axes_i64, ranged_axes_i128, ranged_axes_isize, ranged_axes_u8, ranged_axes_u16, ranged_axes_u32,
+    ranged_axes_u64, ranged_axes_u128, ranged_axes_usize,
+};
+// ... smallest-three quaternions (the module, and their run views);
+pub use crate::smallest_three;
+pub use rotation::{
+    smallest_three_problem, smallest_three_run_bits, smallest_three_run_value, smallest_three_schema,
+    smallest_three_widths,
+};
+// ... `#[bitpack(with = module)]`;
+pub use crate::with::with_bits_problem;
+// ... the std collections with `max_len` (`ReadMap` and `ReadSet` are the
+// bounds of `read_map` and `read_set`);
+#[cfg(feature = "alloc")]
+pub use collections::{
+    ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
+    write_text,
+};
 // ... and the items defined below: sizes (`sum`, `max`, `min`, `times`,
 // `len_bits`, `tag_bits`, `str_max_bits`, `vec_max_bits`), `reserve`,
 // `read_atomic`, enum tags, `write_len`, `read_vec`, `write_rust_string`,
@@ -57,24 +79,7 @@ pub mod schema;
 
 // For the derive changes in flight, whose runtime landed first (generated
 // code does not call these yet; their doc comments give the forms it will):
-// glam and mint vectors, quaternions, std collections and `with` (issue 12) ...
-pub use crate::smallest_three;
-pub use crate::with::with_bits_problem;
-pub use axes::{
-    Axes, Bound, quantized_axes_f32, quantized_axes_f64, ranged_axes_i8, ranged_axes_i16, ranged_axes_i32,
-    ranged_axes_i64, ranged_axes_i128, ranged_axes_isize, ranged_axes_u8, ranged_axes_u16, ranged_axes_u32,
-    ranged_axes_u64, ranged_axes_u128, ranged_axes_usize,
-};
-#[cfg(feature = "alloc")]
-pub use collections::{
-    ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
-    write_text,
-};
-pub use rotation::{
-    smallest_three_problem, smallest_three_run_bits, smallest_three_run_value, smallest_three_schema,
-    smallest_three_widths,
-};
-// ... and keyed collections (issue 13).
+// keyed collections (issue 13).
 #[cfg(feature = "alloc")]
 pub mod keyed;
 

@@ -10,7 +10,7 @@
 //! names the derive files whose output it copies.
 
 // The forms as generated, which clippy leaves alone in derived impls.
-#![allow(clippy::redundant_closure, clippy::needless_question_mark)]
+#![allow(clippy::redundant_closure, clippy::needless_question_mark, clippy::deref_addrof)]
 
 use crate::__private as p;
 // The tests' own checks call methods; the hand expansions spell every path.
@@ -1049,4 +1049,422 @@ fn rollback_and_budgeted_reads() {
     let write = |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, 3, 0, 10);
     let error = p::delta_group_sent(5, write, write).unwrap_err();
     assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 5));
+}
+
+const BITS: u32 = 11;
+const FAR: [f64; 3] = [-1.0e6, -1.0e6, -1.0e3];
+
+/// A `#[bitpack(with = halves)]` module (the `with` contract): a `u128` as
+/// two `u64` halves.
+mod halves {
+    use crate::{BitRead, BitWrite, Error};
+
+    pub const MAX_BITS: usize = 128;
+    pub const MIN_BITS: usize = 128;
+    pub const SCHEMA: u64 = 0x48;
+
+    pub fn write<W: BitWrite>(value: &u128, writer: &mut W) -> Result<(), Error> {
+        writer.write_u64(*value as u64)?;
+        writer.write_u64((*value >> 64) as u64)
+    }
+
+    pub fn read(reader: &mut impl BitRead) -> Result<u128, Error> {
+        let low = reader.read_u64()?;
+        Ok(u128::from(low) | (u128::from(reader.read_u64()?) << 64))
+    }
+}
+
+/// Issue 12's kinds (expand/checks.rs, run.rs, codec/{geometry,collections,
+/// with}.rs). Arrays stand in for glam's and mint's types: the derive names
+/// the field's type in the same places (`write::<_, glam::Vec3, 3>`).
+/// `rotation` to `flag` are one fused run.
+#[derive(Debug, PartialEq)]
+struct Held {
+    /// `#[quantize(bits = 9)]`
+    rotation: [f32; 4],
+    /// `#[quantize(bits = BITS)]`
+    rotation64: [f64; 4],
+    /// `#[quantize(min = [-1.0, -2.0, 0.0], max = 2.0, res = 0.5)]` on a `Vec3`
+    position: [f32; 3],
+    /// `#[quantize(min = FAR, max = 1.0e6, res = 0.001)]` on a `DVec3`
+    far: [f64; 3],
+    /// `#[bits(min = [0, -5], max = [100, 5])]` on an `IVec2`
+    cell: [i32; 2],
+    flag: bool,
+    /// `#[bitpack(max_len = 8)]`, and the same on each collection below.
+    name: p::Box<str>,
+    recent: alloc::collections::VecDeque<u8>,
+    slice: p::Box<[u16]>,
+    scores: alloc::collections::BTreeMap<u8, u16>,
+    tags: alloc::collections::BTreeSet<u8>,
+    /// `#[bitpack(with = halves)]`
+    id: u128,
+}
+
+const HELD_0_BITS: u32 = 9;
+const HELD_1_BITS: u32 = BITS;
+const HELD_2_MIN: [f32; 3] = [-1.0, -2.0, 0.0];
+const HELD_3_MAX: [f32; 3] = [2.0; 3];
+const HELD_4_RES: [f32; 3] = [0.5; 3];
+const HELD_5_MIN: [f64; 3] = p::Bound(FAR).per_axis();
+const HELD_6_MAX: [f64; 3] = [1.0e6; 3];
+const HELD_7_RES: [f64; 3] = [0.001; 3];
+const HELD_8_MIN: [i32; 2] = [0, -5];
+const HELD_9_MAX: [i32; 2] = [100, 5];
+
+const _: () = if let p::Some(problem) = p::smallest_three_problem(HELD_1_BITS) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::quantized_axes_f32::problem(HELD_2_MIN, HELD_3_MAX, HELD_4_RES) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::quantized_axes_f64::problem(HELD_5_MIN, HELD_6_MAX, HELD_7_RES) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::ranged_axes_i32::problem(HELD_8_MIN, HELD_9_MAX) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::ranged_axes_i32::relative_problem(HELD_8_MIN, HELD_9_MAX) {
+    core::panic!("{}", problem.as_str())
+};
+const _: () = if let p::Some(problem) = p::with_bits_problem(halves::MIN_BITS, halves::MAX_BITS) {
+    core::panic!("{}", problem)
+};
+
+const HELD_WIDTHS: [u32; 17] = [
+    p::smallest_three_widths(HELD_0_BITS)[0],
+    p::smallest_three_widths(HELD_0_BITS)[1],
+    p::smallest_three_widths(HELD_0_BITS)[2],
+    p::smallest_three_widths(HELD_0_BITS)[3],
+    p::smallest_three_widths(HELD_1_BITS)[0],
+    p::smallest_three_widths(HELD_1_BITS)[1],
+    p::smallest_three_widths(HELD_1_BITS)[2],
+    p::smallest_three_widths(HELD_1_BITS)[3],
+    p::quantized_axes_f32::widths(HELD_2_MIN, HELD_3_MAX, HELD_4_RES)[0],
+    p::quantized_axes_f32::widths(HELD_2_MIN, HELD_3_MAX, HELD_4_RES)[1],
+    p::quantized_axes_f32::widths(HELD_2_MIN, HELD_3_MAX, HELD_4_RES)[2],
+    p::quantized_axes_f64::widths(HELD_5_MIN, HELD_6_MAX, HELD_7_RES)[0],
+    p::quantized_axes_f64::widths(HELD_5_MIN, HELD_6_MAX, HELD_7_RES)[1],
+    p::quantized_axes_f64::widths(HELD_5_MIN, HELD_6_MAX, HELD_7_RES)[2],
+    p::ranged_axes_i32::widths(HELD_8_MIN, HELD_9_MAX)[0],
+    p::ranged_axes_i32::widths(HELD_8_MIN, HELD_9_MAX)[1],
+    1,
+];
+const HELD_RUN_BITS: usize = p::run_bits(&HELD_WIDTHS);
+
+impl Held {
+    /// The body of `write_to` (the reservation left out: `Plain` has it).
+    fn write_body<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        let mut valid = true;
+        let [value0, value1, value2, value3] =
+            p::smallest_three_run_bits::<[f32; 4]>(&self.rotation, HELD_0_BITS, &mut valid);
+        let [value4, value5, value6, value7] =
+            p::smallest_three_run_bits::<[f64; 4]>(&self.rotation64, HELD_1_BITS, &mut valid);
+        let [value8, value9, value10] = p::quantized_axes_f32::run_bits::<[f32; 3], 3>(
+            &self.position,
+            HELD_2_MIN,
+            HELD_3_MAX,
+            HELD_4_RES,
+            &mut valid,
+        );
+        let [value11, value12, value13] = p::quantized_axes_f64::run_bits::<[f64; 3], 3>(
+            &self.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES, &mut valid,
+        );
+        let [value14, value15] =
+            p::ranged_axes_i32::run_bits::<[i32; 2], 2>(&self.cell, HELD_8_MIN, HELD_9_MAX, &mut valid);
+        let value16 = p::bool_bits(self.flag);
+        if valid && p::run_fits(writer, HELD_RUN_BITS) {
+            let mut run = p::RunWriter::new();
+            let values = [
+                value0, value1, value2, value3, value4, value5, value6, value7, value8, value9, value10,
+                value11, value12, value13, value14, value15, value16,
+            ];
+            for (value, width) in values.into_iter().zip(HELD_WIDTHS) {
+                run.put(writer, value, width);
+            }
+            run.finish(writer);
+        } else {
+            p::smallest_three::write::<_, [f32; 4]>(writer, &self.rotation, HELD_0_BITS)?;
+            p::smallest_three::write::<_, [f64; 4]>(writer, &self.rotation64, HELD_1_BITS)?;
+            p::quantized_axes_f32::write::<_, [f32; 3], 3>(
+                writer,
+                &self.position,
+                HELD_2_MIN,
+                HELD_3_MAX,
+                HELD_4_RES,
+            )?;
+            p::quantized_axes_f64::write::<_, [f64; 3], 3>(
+                writer, &self.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES,
+            )?;
+            p::ranged_axes_i32::write::<_, [i32; 2], 2>(writer, &self.cell, HELD_8_MIN, HELD_9_MAX)?;
+            <bool as p::BitPack>::write_to(&self.flag, writer)?;
+        }
+        p::write_text(writer, &self.name, 8)?;
+        p::write_sequence(writer, &self.recent, 4, |writer, element| {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        p::write_sequence(writer, &**&self.slice, 4, |writer, element| {
+            <u16 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        p::write_map(
+            writer,
+            &self.scores,
+            4,
+            |writer, element| {
+                <u8 as p::BitPack>::write_to(element, writer)?;
+                p::Ok(())
+            },
+            |writer, value| {
+                <u16 as p::BitPack>::write_to(value, writer)?;
+                p::Ok(())
+            },
+        )?;
+        p::write_set(writer, &self.tags, 4, |writer, element| {
+            <u8 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        halves::write(&self.id, writer)?;
+        p::Ok(())
+    }
+
+    /// The body of `read_from`.
+    fn read_body<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
+        let (rotation, rotation64, position, far, cell, flag) = 'run: {
+            if p::run_remains(reader, HELD_RUN_BITS) {
+                let mut run = p::RunReader::new(HELD_RUN_BITS);
+                let mut valid = true;
+                let mut leaves = [0u64; 17];
+                for (leaf, width) in leaves.iter_mut().zip(HELD_WIDTHS) {
+                    *leaf = run.get(reader, width);
+                }
+                let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16] = leaves;
+                let parts0 =
+                    p::smallest_three_run_value::<[f32; 4]>([l0, l1, l2, l3], HELD_0_BITS, &mut valid);
+                let parts1 =
+                    p::smallest_three_run_value::<[f64; 4]>([l4, l5, l6, l7], HELD_1_BITS, &mut valid);
+                let parts2 = p::quantized_axes_f32::run_value::<[f32; 3], 3>(
+                    [l8, l9, l10],
+                    HELD_2_MIN,
+                    HELD_3_MAX,
+                    HELD_4_RES,
+                    &mut valid,
+                );
+                let parts3 = p::quantized_axes_f64::run_value::<[f64; 3], 3>(
+                    [l11, l12, l13],
+                    HELD_5_MIN,
+                    HELD_6_MAX,
+                    HELD_7_RES,
+                    &mut valid,
+                );
+                let parts4 = p::ranged_axes_i32::run_value::<[i32; 2], 2>(
+                    [l14, l15],
+                    HELD_8_MIN,
+                    HELD_9_MAX,
+                    &mut valid,
+                );
+                let leaf16 = p::bool_value(l16);
+                if valid {
+                    break 'run (parts0, parts1, parts2, parts3, parts4, leaf16);
+                }
+                p::unread_run(reader, HELD_RUN_BITS);
+            }
+            (
+                p::smallest_three::read::<[f32; 4]>(reader, HELD_0_BITS)?,
+                p::smallest_three::read::<[f64; 4]>(reader, HELD_1_BITS)?,
+                p::quantized_axes_f32::read::<[f32; 3], 3>(reader, HELD_2_MIN, HELD_3_MAX, HELD_4_RES)?,
+                p::quantized_axes_f64::read::<[f64; 3], 3>(reader, HELD_5_MIN, HELD_6_MAX, HELD_7_RES)?,
+                p::ranged_axes_i32::read::<[i32; 2], 2>(reader, HELD_8_MIN, HELD_9_MAX)?,
+                <bool as p::BitPack>::read_from(reader)?,
+            )
+        };
+        let name = p::read_text::<p::Box<str>>(reader, 8)?;
+        let recent = p::read_sequence::<_, alloc::collections::VecDeque<u8>, _>(
+            reader,
+            4,
+            <u8 as p::BitPack>::MIN_BITS,
+            |reader| {
+                let element = <u8 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+        )?;
+        let slice =
+            p::read_sequence::<_, p::Box<[u16]>, _>(reader, 4, <u16 as p::BitPack>::MIN_BITS, |reader| {
+                let element = <u16 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            })?;
+        let scores = p::read_map::<_, alloc::collections::BTreeMap<u8, u16>, _, _>(
+            reader,
+            4,
+            p::sum(&[<u8 as p::BitPack>::MIN_BITS, <u16 as p::BitPack>::MIN_BITS]),
+            |reader| {
+                let element = <u8 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+            |reader| {
+                let element = <u16 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+        )?;
+        let tags = p::read_set::<_, alloc::collections::BTreeSet<u8>, _>(
+            reader,
+            4,
+            <u8 as p::BitPack>::MIN_BITS,
+            |reader| {
+                let element = <u8 as p::BitPack>::read_from(reader)?;
+                p::Ok(element)
+            },
+        )?;
+        let id = {
+            let value: u128 = halves::read(reader)?;
+            value
+        };
+        p::Ok(Held { rotation, rotation64, position, far, cell, flag, name, recent, slice, scores, tags, id })
+    }
+}
+
+impl p::BitPack for Held
+where
+    [f32; 4]: p::smallest_three::Quaternion,
+    [f32; 3]: p::Axes<f32, 3>,
+    [f64; 3]: p::Axes<f64, 3>,
+    [i32; 2]: p::Axes<i32, 2>,
+{
+    const MAX_BITS: usize = p::sum(&[
+        p::smallest_three::bits(HELD_0_BITS),
+        p::smallest_three::bits(HELD_1_BITS),
+        p::quantized_axes_f32::bits(HELD_2_MIN, HELD_3_MAX, HELD_4_RES),
+        p::quantized_axes_f64::bits(HELD_5_MIN, HELD_6_MAX, HELD_7_RES),
+        p::ranged_axes_i32::bits(HELD_8_MIN, HELD_9_MAX),
+        <bool as p::BitPack>::MAX_BITS,
+        p::str_max_bits(8),
+        p::vec_max_bits(4, <u8 as p::BitPack>::MAX_BITS),
+        p::vec_max_bits(4, <u16 as p::BitPack>::MAX_BITS),
+        p::vec_max_bits(4, p::sum(&[<u8 as p::BitPack>::MAX_BITS, <u16 as p::BitPack>::MAX_BITS])),
+        p::vec_max_bits(4, <u8 as p::BitPack>::MAX_BITS),
+        halves::MAX_BITS,
+    ]);
+    const MIN_BITS: usize = p::sum(&[
+        p::smallest_three::bits(HELD_0_BITS),
+        p::smallest_three::bits(HELD_1_BITS),
+        p::quantized_axes_f32::bits(HELD_2_MIN, HELD_3_MAX, HELD_4_RES),
+        p::quantized_axes_f64::bits(HELD_5_MIN, HELD_6_MAX, HELD_7_RES),
+        p::ranged_axes_i32::bits(HELD_8_MIN, HELD_9_MAX),
+        <bool as p::BitPack>::MIN_BITS,
+        p::len_bits(8),
+        p::len_bits(4),
+        p::len_bits(4),
+        p::len_bits(4),
+        p::len_bits(4),
+        halves::MIN_BITS,
+    ]);
+    const SCHEMA: u64 = p::schema::sequence(&[
+        p::smallest_three_schema::<[f32; 4]>(HELD_0_BITS),
+        p::smallest_three_schema::<[f64; 4]>(HELD_1_BITS),
+        p::quantized_axes_f32::schema(HELD_2_MIN, HELD_3_MAX, HELD_4_RES),
+        p::quantized_axes_f64::schema(HELD_5_MIN, HELD_6_MAX, HELD_7_RES),
+        p::ranged_axes_i32::schema(HELD_8_MIN, HELD_9_MAX),
+        <bool as p::BitPack>::SCHEMA,
+        p::schema::string(8),
+        p::schema::vec(4, <u8 as p::BitPack>::SCHEMA),
+        p::schema::vec(4, <u16 as p::BitPack>::SCHEMA),
+        p::schema::map(4, <u8 as p::BitPack>::SCHEMA, <u16 as p::BitPack>::SCHEMA),
+        p::schema::set(4, <u8 as p::BitPack>::SCHEMA),
+        halves::SCHEMA,
+    ]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(writer, |writer| self.write_body(writer))
+    }
+
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
+        p::read_atomic(reader, |reader| Self::read_body(reader))
+    }
+}
+
+/// A [`Held`] of values on their grids (what reads back is what was sent).
+fn held() -> Held {
+    let read_back = |value: &Held| {
+        let (bytes, _) = encode(value);
+        <Held as p::BitPack>::read_from(&mut BitReader::new(&bytes)).expect("reads back")
+    };
+    read_back(&Held {
+        rotation: [0.0, 0.0, 0.38268343, 0.9238795],
+        rotation64: [0.5, -0.5, 0.5, 0.5],
+        position: [1.5, -2.0, 0.5],
+        far: [-123_456.789, 0.0, 999.5],
+        cell: [100, -5],
+        flag: true,
+        name: "crate".into(),
+        recent: [3, 1, 2].into_iter().collect(),
+        slice: alloc::vec![60_000, 7].into_boxed_slice(),
+        scores: [(9, 900), (1, 100)].into_iter().collect(),
+        tags: [5, 4].into_iter().collect(),
+        id: u128::MAX - 7,
+    })
+}
+
+#[test]
+fn issue_12_kinds_write_through_the_run_and_their_runtime() {
+    let value = held();
+    let bits = round_trip(&value);
+    let runs = [29, 35, 3 + 4 + 3, 31 + 31 + 30, 7 + 4, 1];
+    assert_eq!(HELD_RUN_BITS, runs.iter().sum::<usize>());
+    // The text (its length ends at bit 182: 2 bits to align), the
+    // sequences, map and set (lengths of at most 4 in 3 bits), the module.
+    let rest = (4 + 2 + 5 * 8) + (3 + 3 * 8) + (3 + 2 * 16) + (3 + 2 * 24) + (3 + 2 * 8) + 128;
+    assert_eq!(bits, HELD_RUN_BITS + rest);
+    assert_eq!(<Held as p::BitPack>::MIN_BITS, HELD_RUN_BITS + 4 + 4 * 3 + 128);
+    // A refused axis skips the run; the axis' own write refuses it.
+    let refused = Held { cell: [101, 0], ..held() };
+    let error = refused.write_to(&mut BitCounter::new()).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::OutOfRange, 29 + 35 + 10 + 92));
+    let refused = Held { rotation: [0.0; 4], ..held() };
+    assert!(refused.write_to(&mut BitCounter::new()).is_err());
+    // Too few bits for the run: read field by field up to the end, and put back.
+    let (bytes, _) = encode(&value);
+    let mut reader = BitReader::new(&bytes[..20]);
+    let error = <Held as p::BitPack>::read_from(&mut reader).unwrap_err();
+    assert_eq!((error.kind(), reader.bits_read()), (ErrorKind::UnexpectedEnd, 0));
+}
+
+#[test]
+fn issue_12_kinds_code_against_a_baseline() {
+    let (then, now) = (held(), Held { position: [2.0, -1.5, 0.5], cell: [99, -5], ..held() });
+    let mut buf = [0u8; 32];
+    let mut writer = BitWriter::new(&mut buf);
+    let write = |writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
+        p::smallest_three::write_relative(writer, &now.rotation, &then.rotation, HELD_0_BITS)?;
+        p::quantized_axes_f32::write_relative(
+            writer,
+            &now.position,
+            &then.position,
+            HELD_2_MIN,
+            HELD_3_MAX,
+            HELD_4_RES,
+        )?;
+        p::quantized_axes_f64::write_relative(
+            writer, &now.far, &then.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES,
+        )?;
+        p::ranged_axes_i32::write_relative(writer, &now.cell, &then.cell, HELD_8_MIN, HELD_9_MAX)?;
+        p::Ok(())
+    };
+    write(&mut writer).unwrap();
+    let relative_bits = writer.bits_written();
+    assert!(relative_bits < 29 + 10 + 92 + 11, "{relative_bits} bits");
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    let rotation: [f32; 4] =
+        p::smallest_three::read_relative(&mut reader, &then.rotation, HELD_0_BITS).unwrap();
+    let position: [f32; 3] =
+        p::quantized_axes_f32::read_relative(&mut reader, &then.position, HELD_2_MIN, HELD_3_MAX, HELD_4_RES)
+            .unwrap();
+    let far: [f64; 3] =
+        p::quantized_axes_f64::read_relative(&mut reader, &then.far, HELD_5_MIN, HELD_6_MAX, HELD_7_RES)
+            .unwrap();
+    let cell: [i32; 2] =
+        p::ranged_axes_i32::read_relative(&mut reader, &then.cell, HELD_8_MIN, HELD_9_MAX).unwrap();
+    assert_eq!((rotation, position, far, cell), (now.rotation, now.position, now.far, now.cell));
+    assert_eq!(reader.bits_read(), relative_bits);
 }

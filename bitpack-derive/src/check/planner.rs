@@ -73,7 +73,13 @@ impl<'a> Planner<'a> {
         let attrs = &field.attrs;
         if let Some(skip) = &attrs.skip {
             let adaptive = attrs.adaptive.is_some() || attrs.fixed.is_some();
-            if attrs.bits.is_some() || attrs.quantize.is_some() || attrs.max_len.is_some() || adaptive {
+            let other = attrs.rotation.is_some() || attrs.with.is_some();
+            if attrs.bits.is_some()
+                || attrs.quantize.is_some()
+                || attrs.max_len.is_some()
+                || adaptive
+                || other
+            {
                 self.errors
                     .at(skip.span(), "a skipped field is not written; remove `skip` or its other attributes");
             }
@@ -103,7 +109,7 @@ impl<'a> Planner<'a> {
     pub fn length(&mut self, setting: &'a Setting<Value>, key: &str) -> ConstName {
         let fits = match &setting.value.literal {
             Literal::Int(literal) => !literal.negative && u64::try_from(literal.magnitude).is_ok(),
-            Literal::Float(_) => false,
+            Literal::Float(_) | Literal::Array(_) => false,
             Literal::Opaque => true,
         };
         if !fits {

@@ -6,9 +6,9 @@
 
 use crate::errors::Errors;
 use crate::parse::Body;
-use crate::parse::attrs::{Bits, ContainerAttrs, FieldAttrs, FixedPoint, Quantize, Setting};
+use crate::parse::attrs::{Bits, ContainerAttrs, FieldAttrs, FixedPoint, Quantize, Rotation, Setting};
 use crate::parse::value::Value;
-use syn::Ident;
+use syn::{Ident, Path};
 
 /// The attributes that reach every value inside a field.
 #[derive(Clone, Copy)]
@@ -18,6 +18,9 @@ pub struct Reach<'a> {
     pub max_len: Option<&'a Setting<Value>>,
     pub adaptive: Option<Mode<'a>>,
     pub fixed: Option<&'a FixedPoint>,
+    pub rotation: Option<&'a Rotation>,
+    /// `with` takes the whole field; the attributes beside it are mistakes.
+    pub with: Option<&'a Setting<Path>>,
 }
 
 /// How `adaptive` reached a field.
@@ -38,6 +41,7 @@ pub struct Used {
     pub max_len: bool,
     pub adaptive: bool,
     pub fixed: bool,
+    pub rotation: bool,
 }
 
 /// `#[bitpack(adaptive)]` and `adaptive(group)` on the type, and whether
@@ -86,11 +90,18 @@ impl<'a> Reach<'a> {
             max_len: attrs.max_len.as_ref(),
             adaptive: None,
             fixed: None,
+            rotation: attrs.rotation.as_ref(),
+            with: attrs.with.as_ref(),
         };
         if let (Some(_), Some(second)) = (reach.bits, reach.quantize) {
             errors.at(second.name.span(), "#[bits] and #[quantize] on one field; keep one");
             reach.bits = None;
             reach.quantize = None;
+        }
+        if let (Some(_), Some(second)) = (reach.bits, reach.rotation) {
+            errors.at(second.name.span(), "#[bits] and #[quantize] on one field; keep one");
+            reach.bits = None;
+            reach.rotation = None;
         }
         if let Some(explicit) = &attrs.adaptive {
             let span = explicit.span();
@@ -100,9 +111,10 @@ impl<'a> Reach<'a> {
                     "`adaptive` and #[bits] on one field: a ranged integer already has its size; keep one",
                 );
                 reach.bits = None;
-            } else if attrs.quantize.is_some() {
+            } else if attrs.quantize.is_some() || attrs.rotation.is_some() {
                 errors.at(span, "`adaptive` and #[quantize] on one field; keep one");
                 reach.quantize = None;
+                reach.rotation = None;
             } else if attrs.fixed.is_some() {
                 errors.at(
                     span,
@@ -146,8 +158,11 @@ impl<'a> Reach<'a> {
         if let (Some(quantize), false) = (self.quantize, used.quantize) {
             errors.at(quantize.name.span(), FLOAT_NEEDED);
         }
+        if let (Some(rotation), false) = (self.rotation, used.rotation) {
+            errors.at(rotation.name.span(), QUATERNION_NEEDED);
+        }
         if let (Some(max_len), false) = (self.max_len, used.max_len) {
-            errors.at(max_len.name.span(), "`max_len` needs a `String` or `Vec` field; remove it");
+            errors.at(max_len.name.span(), COLLECTION_NEEDED);
         }
     }
 }
@@ -155,6 +170,15 @@ impl<'a> Reach<'a> {
 /// `#[quantize]` on a field with no float in it.
 const FLOAT_NEEDED: &str = "#[quantize] needs an `f32` or `f64` field; make the field an `f32` or `f64` \
                             (or an `Option`, array, tuple or `Vec` of them)";
+
+/// `#[quantize(bits = N)]` on a field with no quaternion in it.
+const QUATERNION_NEEDED: &str = "#[quantize(bits = N)] needs a quaternion field: glam's `Quat` or `DQuat`, \
+                                 mint's `Quaternion<f32>`, `[f32; 4]` or `[f64; 4]` (or an `Option`, array \
+                                 or `Vec` of them)";
+
+/// `max_len` on a field with no collection in it.
+const COLLECTION_NEEDED: &str = "`max_len` bounds a collection (`String`, `Vec`, `VecDeque`, `Box<str>`, \
+                                 `Box<[T]>`, `Cow<str>`, a map or a set) and this field holds none; remove it";
 
 /// `#[quantize(res)]` on a field with no float in it.
 const FLOAT_NEEDED_FIXED: &str = "#[quantize(res)] needs an `f32` or `f64` field; make the field an `f32` or \

@@ -5,11 +5,11 @@
 
 use crate::expand::atomic;
 use crate::expand::codec::{RelativeCoding, codec};
-use crate::expand::generics::{bitpack_bounded, bound_changes};
+use crate::expand::generics::{bitpack_bounded, bound_changes, bound_geometry};
 use crate::expand::items;
 use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
-use crate::expand::problem::{Problem, problem_check};
+use crate::expand::problem::problem_check;
 use crate::expand::tokens::respan;
 use crate::ir::items::{ChangeItem, Changes, Item};
 use crate::ir::{Field, Fields, Plan};
@@ -70,6 +70,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let read_delta = atomic::read(names, quote!(#(#delta_reads)* #(#defaults)* #p::Ok(#construct)));
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
+    bound_geometry(names, fields.encodings(), generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #(#checks)*
@@ -182,13 +183,14 @@ impl Code<'_, '_> {
     /// Writes field `position` in a delta: relative to the baseline if marked.
     fn delta_field_write(&self, position: usize) -> TokenStream {
         let names = self.names;
-        let Some((RelativeCoding { module, bounds, .. }, len)) = self.relative(position) else {
+        let Some((RelativeCoding { write, by_reference, bounds, .. }, len)) = self.relative(position) else {
             return items::write(names, self.fields, &Item::Field(position), &|p| {
                 self.place(&quote!(self), p)
             });
         };
         let (member, writer, baseline) = (self.member(position), &names.writer, &names.baseline);
-        let write = |now: TokenStream, then: TokenStream| quote!(#module::write(#writer, #now, #then, #(#bounds),*)?;);
+        let by = if by_reference { quote!(&) } else { TokenStream::new() };
+        let write = |now: TokenStream, then: TokenStream| quote!(#write(#writer, #by #now, #by #then, #(#bounds),*)?;);
         match len {
             None => write(quote!(self.#member), quote!(#baseline.#member)),
             Some(len) => {
@@ -203,11 +205,12 @@ impl Code<'_, '_> {
 
     fn delta_field_read(&self, position: usize) -> TokenStream {
         let names = self.names;
-        let Some((RelativeCoding { module, bounds, .. }, len)) = self.relative(position) else {
+        let Some((RelativeCoding { read, by_reference, bounds, .. }, len)) = self.relative(position) else {
             return items::read_field(names, &self.fields[position]);
         };
         let (member, reader, baseline) = (self.member(position), &names.reader, &names.baseline);
-        let read = |then: TokenStream| quote!(#module::read(#reader, #then, #(#bounds),*)?);
+        let by = if by_reference { quote!(&) } else { TokenStream::new() };
+        let read = |then: TokenStream| quote!(#read(#reader, #by #then, #(#bounds),*)?);
         match len {
             None => read(quote!(#baseline.#member)),
             Some(len) => {
@@ -478,10 +481,11 @@ impl Code<'_, '_> {
         (0..self.fields.len())
             .filter_map(|position| {
                 let span = self.changes.relative[position]?;
-                let (RelativeCoding { module, bounds, checked: true }, _) = self.relative(position)? else {
+                let (RelativeCoding { problem: Some((problem, kind)), .. }, _) = self.relative(position)?
+                else {
                     return None;
                 };
-                Some(problem_check(self.names, span, quote!(#module::problem(#(#bounds),*)), Problem::Str))
+                Some(problem_check(self.names, span, problem, kind))
             })
             .collect()
     }

@@ -2,12 +2,17 @@
 //! `BitPack`, and a field type that names one gets the bounds its
 //! encoding needs (`SignScope` for a nested sign scope, `Clone` and
 //! `ChangeGroups` in change groups), spanned at the field's type so an
-//! unmet bound is reported there. Concrete types are checked where used.
+//! unmet bound is reported there. Concrete types are checked where used,
+//! but for the vectors and quaternions (`Axes`, `Quaternion`) and nested
+//! change groups, bound once at the field instead of at every call.
 
 use crate::expand::names::Names;
+use crate::expand::runtime::{primitive_float, primitive_int};
 use crate::expand::tokens::respan;
 use crate::ir::adaptive::Adaptive;
+use crate::ir::consts::AxisBounds;
 use crate::ir::encoding::Encoding;
+use crate::ir::geometry::{Rotation, Vector};
 use crate::ir::items::{ChangeItem, Changes};
 use crate::ir::{Body, Field};
 use proc_macro2::{TokenStream, TokenTree};
@@ -57,6 +62,38 @@ pub fn bound_scoped(names: &Names, body: &Body<'_>, params: &[Ident], where_clau
     for ty in scoped {
         if mentions(ty.to_token_stream(), params) {
             where_clause.predicates.push(syn::parse_quote!(#ty: #a::SignScope));
+        }
+    }
+}
+
+/// `Type: Axes<T, N>` for each vector with bounds and `Type: Quaternion`
+/// for each quaternion, spanned at the type: a type that is neither (one
+/// of the user's named like glam's, or glam's without the `glam` feature)
+/// fails that one bound, with its message, instead of every call.
+pub fn bound_geometry<'e>(
+    names: &Names,
+    encodings: impl Iterator<Item = &'e Encoding<'e>>,
+    where_clause: &mut WhereClause,
+) {
+    let mut bounded = std::collections::HashSet::new();
+    for encoding in encodings.flat_map(Encoding::walk) {
+        let (ty, bound) = match encoding {
+            Encoding::Vector(Vector { ty, axes, bounds }) => {
+                let scalar = match bounds {
+                    AxisBounds::Quantized(float, _) => primitive_float(*float),
+                    AxisBounds::Ranged(int, _) => primitive_int(*int),
+                };
+                let axes = proc_macro2::Literal::usize_unsuffixed(*axes);
+                (ty, quote::quote!(Axes<#scalar, #axes>))
+            }
+            Encoding::Rotation(Rotation { ty, .. }) => (ty, quote::quote!(smallest_three::Quaternion)),
+            _ => continue,
+        };
+        // One bound per type and trait, however many fields need it.
+        if bounded.insert(format!("{} {bound}", ty.to_token_stream())) {
+            let p = respan(&names.runtime.to_token_stream(), ty.span());
+            let bound = respan(&bound, ty.span());
+            where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::#bound));
         }
     }
 }

@@ -35,7 +35,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         (&names.runtime, &names.writer, &names.writer_ty, &names.reader, &names.reader_ty);
     let input = plan.input;
     let name = &input.ident;
-    let consts = plan.consts.iter().map(checks::constant);
+    let consts = plan.consts.iter().map(|constant| checks::constant(&names, constant));
     let checks = plan.checks.iter().map(|check| checks::check(&names, check));
     let mut parts = match &plan.body {
         Body::Struct(fields) => body::structure(&names, fields),
@@ -63,6 +63,8 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let read_body = if atomic { atomic::read(&names, parts.read_body) } else { parts.read_body };
     let (mut generics, bounded) = generics::bitpack_bounded(&names, &input.generics);
     generics::bound_scoped(&names, &plan.body, &bounded, generics.make_where_clause());
+    let encodings = plan.body.field_lists().flat_map(|fields| fields.encodings());
+    generics::bound_geometry(&names, encodings, generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let scope = scope.map(|scope| scope.expand(&names, name, (&impl_generics, &ty_generics, where_clause)));
     let changes = match (&plan.changes, &plan.body) {

@@ -104,6 +104,12 @@ impl Names {
         format_ident!("__leaf{}", index)
     }
 
+    /// The value of the `index`th field of a run read as several scalars (a
+    /// vector, a quaternion).
+    pub fn parts(&self, index: usize) -> Ident {
+        format_ident!("__parts{}", index)
+    }
+
     /// The `index`th change-group item's decoded changes.
     pub fn item(&self, index: usize) -> Ident {
         format_ident!("__item{}", index)
@@ -118,6 +124,7 @@ impl ToTokens for ConstName {
             Role::Max => "MAX",
             Role::Res => "RES",
             Role::Len => "LEN",
+            Role::Bits => "BITS",
         };
         format_ident!("__BITPACK_{}_{}", self.index, role).to_tokens(tokens);
     }

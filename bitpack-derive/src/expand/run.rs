@@ -4,23 +4,19 @@
 //! for a refused value or a short buffer, so errors and positions are
 //! exactly those of separate writes and reads.
 
-use crate::expand::codec::{RunLeaf, codec};
+use crate::expand::codec::{RunLeaf, RunParts, codec};
 use crate::expand::names::{Access, Names};
 use crate::ir::encoding::Encoding;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Ident;
 
-/// How a field of a run maps to leaves: one scalar, or `len` of them (an array).
-struct FieldLeaves<'e> {
-    leaf: &'e dyn RunLeaf,
-    array_len: Option<usize>,
-}
-
-impl FieldLeaves<'_> {
-    fn count(&self) -> usize {
-        self.array_len.unwrap_or(1)
-    }
+/// How a field of a run maps to leaves.
+enum FieldLeaves<'e> {
+    /// One scalar, or `len` of them (an array).
+    Scalars { leaf: &'e dyn RunLeaf, array_len: Option<usize> },
+    /// Several scalars through one call each way (a vector, a quaternion).
+    Parts(&'e dyn RunParts),
 }
 
 /// The leaves of each of `encodings`, or `None` if one is not a run leaf
@@ -28,17 +24,31 @@ impl FieldLeaves<'_> {
 fn leaves<'e>(encodings: impl Iterator<Item = &'e Encoding<'e>>) -> Option<Vec<FieldLeaves<'e>>> {
     encodings
         .map(|encoding| match encoding {
-            Encoding::Array(array) => Some(FieldLeaves {
+            Encoding::Array(array) => Some(FieldLeaves::Scalars {
                 leaf: codec(&array.element).run_leaf()?,
                 array_len: Some(array.literal_len().filter(|len| *len > 0)?),
             }),
-            _ => Some(FieldLeaves { leaf: codec(encoding).run_leaf()?, array_len: None }),
+            _ => {
+                let codec = codec(encoding);
+                match codec.run_leaf() {
+                    Some(leaf) => Some(FieldLeaves::Scalars { leaf, array_len: None }),
+                    None => Some(FieldLeaves::Parts(codec.run_parts()?)),
+                }
+            }
         })
         .collect()
 }
 
 fn widths(names: &Names, fields: &[FieldLeaves<'_>]) -> Vec<TokenStream> {
-    fields.iter().flat_map(|field| std::iter::repeat_n(field.leaf.width(names), field.count())).collect()
+    fields
+        .iter()
+        .flat_map(|field| match field {
+            FieldLeaves::Scalars { leaf, array_len } => {
+                std::iter::repeat_n(leaf.width(names), array_len.unwrap_or(1)).collect()
+            }
+            FieldLeaves::Parts(parts) => parts.widths(names),
+        })
+        .collect()
 }
 
 /// The fields at `written` (where each is and how it is encoded) as one write,
@@ -50,24 +60,38 @@ pub fn write(names: &Names, written: &[(Access, &Encoding<'_>)]) -> TokenStream 
     };
     let (p, writer, widths_name, bits_name, valid, run) =
         (&names.runtime, &names.writer, &names.widths, &names.run_bits, &names.valid, &names.run);
-    let mut values = Vec::new();
+    // Each field's scalars, bound to `__value{n}` in wire order.
+    let mut lets = Vec::new();
+    let mut locals: Vec<Ident> = Vec::new();
+    let mut next_local = || {
+        let local = names.value(locals.len());
+        locals.push(local.clone());
+        local
+    };
     for ((access, _), field) in written.iter().zip(&fields) {
-        match field.array_len {
-            None => values.push(field.leaf.bits(names, access.value())),
-            Some(len) => {
+        match field {
+            FieldLeaves::Scalars { leaf, array_len: None } => {
+                let (local, bits) = (next_local(), leaf.bits(names, access.value()));
+                lets.push(quote!(let #local = #bits;));
+            }
+            FieldLeaves::Scalars { leaf, array_len: Some(len) } => {
                 let array = access.reference();
-                for index in 0..len {
+                for index in 0..*len {
                     let index = Literal::usize_unsuffixed(index);
-                    values.push(field.leaf.bits(names, quote!((#array)[#index])));
+                    let (local, bits) = (next_local(), leaf.bits(names, quote!((#array)[#index])));
+                    lets.push(quote!(let #local = #bits;));
                 }
+            }
+            FieldLeaves::Parts(parts) => {
+                let parts_locals: Vec<Ident> = parts.widths(names).iter().map(|_| next_local()).collect();
+                let bits = parts.bits(names, access.reference());
+                lets.push(quote!(let [#(#parts_locals),*] = #bits;));
             }
         }
     }
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
-    let locals: Vec<Ident> = (0..values.len()).map(|index| names.value(index)).collect();
-    let puts = (0..values.len()).map(|index| {
-        let local = &locals[index];
+    let puts = locals.iter().enumerate().map(|(index, local)| {
         let index = Literal::usize_unsuffixed(index);
         quote!(#run.put(#writer, #local, #widths_name[#index]);)
     });
@@ -77,7 +101,7 @@ pub fn write(names: &Names, written: &[(Access, &Encoding<'_>)]) -> TokenStream 
         const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
         const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
         let mut #valid = true;
-        #(let #locals = #values;)*
+        #(#lets)*
         if #valid && #p::run_fits(#writer, #bits_name) {
             let mut #run = #p::RunWriter::new();
             #(#puts)*
@@ -110,24 +134,35 @@ pub fn read(names: &Names, read: &[(&Encoding<'_>, Ident)]) -> TokenStream {
     let mut leaves = Vec::new();
     let mut values = Vec::new();
     let mut raw_index = 0usize;
-    for field in &fields {
-        let mut take = || {
+    for (position, field) in fields.iter().enumerate() {
+        let mut take = |leaf: Option<&dyn RunLeaf>| {
             let local = names.leaf(raw_index);
             let index = Literal::usize_unsuffixed(raw_index);
             let raw = quote!(#run.get(#reader, #widths_name[#index]));
-            let value = field.leaf.value(names, raw);
+            let value = match leaf {
+                Some(leaf) => leaf.value(names, raw),
+                None => raw,
+            };
             leaves.push(quote!(let #local = #value;));
             raw_index += 1;
             local
         };
-        values.push(match field.array_len {
-            None => {
-                let local = take();
+        values.push(match field {
+            FieldLeaves::Scalars { leaf, array_len: None } => {
+                let local = take(Some(*leaf));
                 quote!(#local)
             }
-            Some(len) => {
-                let locals: Vec<Ident> = (0..len).map(|_| take()).collect();
+            FieldLeaves::Scalars { leaf, array_len: Some(len) } => {
+                let locals: Vec<Ident> = (0..*len).map(|_| take(Some(*leaf))).collect();
                 quote!([#(#locals),*])
+            }
+            FieldLeaves::Parts(parts) => {
+                // The raw scalars, then the value from them (which may clear
+                // `valid`, so it is computed before `valid` is looked at).
+                let raws: Vec<Ident> = parts.widths(names).iter().map(|_| take(None)).collect();
+                let (local, value) = (names.parts(position), parts.value(names, &raws));
+                leaves.push(quote!(let #local = #value;));
+                quote!(#local)
             }
         });
     }

@@ -3,6 +3,7 @@
 //! float item's `f32` and `f64` forms. No emitter builds a runtime name
 //! itself, so a name the core renames is one row here.
 
+use crate::ir::consts::AxisBounds;
 use crate::ir::runtime::Runtime;
 use crate::parse::ty::{FloatTy, IntTy};
 use proc_macro2::{Span, TokenStream};
@@ -52,6 +53,31 @@ pub fn ranged(p: &Runtime, int: IntTy) -> TokenStream {
 /// `<runtime>::relative_<int>`: a ranged integer coded against its baseline.
 pub fn relative_int(p: &Runtime, int: IntTy) -> TokenStream {
     let (_, module) = int_modules(int);
+    quote!(#p::#module)
+}
+
+/// `<runtime>::quantized_axes_<float>` or `<runtime>::ranged_axes_<int>`:
+/// a vector's per-axis write, read, bits, widths, schema, problem, run and
+/// relative views.
+pub fn axes(p: &Runtime, bounds: &AxisBounds) -> TokenStream {
+    let module = match bounds {
+        AxisBounds::Quantized(FloatTy::F32, _) => quote!(quantized_axes_f32),
+        AxisBounds::Quantized(FloatTy::F64, _) => quote!(quantized_axes_f64),
+        AxisBounds::Ranged(int, _) => match int {
+            IntTy::U8 => quote!(ranged_axes_u8),
+            IntTy::U16 => quote!(ranged_axes_u16),
+            IntTy::U32 => quote!(ranged_axes_u32),
+            IntTy::U64 => quote!(ranged_axes_u64),
+            IntTy::U128 => quote!(ranged_axes_u128),
+            IntTy::Usize => quote!(ranged_axes_usize),
+            IntTy::I8 => quote!(ranged_axes_i8),
+            IntTy::I16 => quote!(ranged_axes_i16),
+            IntTy::I32 => quote!(ranged_axes_i32),
+            IntTy::I64 => quote!(ranged_axes_i64),
+            IntTy::I128 => quote!(ranged_axes_i128),
+            IntTy::Isize => quote!(ranged_axes_isize),
+        },
+    };
     quote!(#p::#module)
 }
 

@@ -2,9 +2,10 @@
 //! compiler checks each value against its type), and the checks the
 //! compiler runs on values the derive could not read (paths to constants).
 
-use crate::parse::ty::{FloatTy, IntTy};
+use crate::parse::ty::{FloatTy, IntTy, Scalar};
 use crate::parse::value::Value;
 use proc_macro2::Span;
+use syn::Path;
 
 /// `const NAME: TY = VALUE;`
 pub struct Const<'a> {
@@ -36,6 +37,16 @@ pub struct Steps {
     pub res: ConstName,
 }
 
+/// The constants of a vector's per-axis bounds (each an array, one entry
+/// per axis), and the component type they are in.
+#[derive(Clone, Copy)]
+pub enum AxisBounds {
+    /// `#[quantize(min, max, res)]` on a float vector.
+    Quantized(FloatTy, Steps),
+    /// `#[bits(min, max)]` on an integer vector.
+    Ranged(IntTy, Range),
+}
+
 /// What a constant holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -43,6 +54,8 @@ pub enum Role {
     Max,
     Res,
     Len,
+    /// A quaternion's bits per component.
+    Bits,
 }
 
 /// The type a constant is declared as.
@@ -52,6 +65,8 @@ pub enum ConstTy {
     Float(FloatTy),
     /// A length (`max_len`, `max_bytes`).
     Usize,
+    /// One bound per axis: `[T; axes]`.
+    Axes(Scalar, usize),
 }
 
 /// A check the compiler runs on constants the derive could not read,
@@ -71,5 +86,19 @@ pub enum Check {
     Fixed {
         res: ConstName,
         span: Span,
+    },
+    /// A vector's bounds, axis by axis (always checked: arrays mix literals and paths).
+    Axes {
+        bounds: AxisBounds,
+        span: Span,
+    },
+    /// A quaternion's bits per component given as a path.
+    Rotation {
+        bits: ConstName,
+        span: Span,
+    },
+    /// A `with` module's `MIN_BITS` against its `MAX_BITS`, failing at the path.
+    With {
+        path: Path,
     },
 }

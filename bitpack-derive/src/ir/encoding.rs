@@ -5,8 +5,9 @@
 
 use crate::ir::adaptive::Adaptive;
 use crate::ir::consts::{ConstName, Range, Steps};
-use crate::parse::ty::{FloatTy, IntTy};
-use syn::{Expr, Type};
+use crate::ir::geometry::{Rotation, Vector};
+use crate::parse::ty::{FloatTy, IntTy, SequenceTy};
+use syn::{Expr, Path, Type};
 
 pub enum Encoding<'a> {
     Bool(Bool<'a>),
@@ -21,6 +22,14 @@ pub enum Encoding<'a> {
     Nested(Nested<'a>),
     /// Under the message's sign mode: see [`Adaptive`].
     Adaptive(Adaptive<'a>),
+    /// A vector with per-axis bounds: see [`Vector`].
+    Vector(Vector<'a>),
+    /// A quaternion as smallest three: see [`Rotation`].
+    Rotation(Rotation<'a>),
+    /// `#[bitpack(with = module)]`: through the module's items.
+    With(With<'a>),
+    /// The collections beyond `String` and `Vec`, with `max_len`.
+    Collection(Collection<'a>),
 }
 
 /// A `bool`: one bit, through its own `BitPack`.
@@ -83,6 +92,44 @@ pub struct Nested<'a> {
     pub ty: &'a Type,
 }
 
+/// `#[bitpack(with = path)]`: the field through `path::write`, `path::read`
+/// and `path::{MAX_BITS, MIN_BITS, SCHEMA}`.
+pub struct With<'a> {
+    pub ty: &'a Type,
+    pub path: &'a Path,
+}
+
+/// A collection with `#[bitpack(max_len = N)]`, on the wire as the `String`
+/// or `Vec` it holds the values of (maps and sets in ascending key order).
+pub enum Collection<'a> {
+    /// `Box<str>`, `Cow<str>`, `Rc<str>`, `Arc<str>`: as a `String`.
+    Text { ty: &'a Type, max_len: ConstName },
+    /// `VecDeque<T>`, `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`: as a `Vec<T>`.
+    Sequence { ty: &'a Type, kind: SequenceTy, max_len: ConstName, element: Box<Encoding<'a>> },
+    /// `BTreeMap`/`HashMap`: the length, then each key and its value.
+    Map {
+        ty: &'a Type,
+        max_len: ConstName,
+        /// The key's encoding, then the value's.
+        entry: Vec<Encoding<'a>>,
+    },
+    /// `BTreeSet`/`HashSet`: the length, then each element.
+    Set { ty: &'a Type, max_len: ConstName, element: Box<Encoding<'a>> },
+}
+
+impl<'a> Collection<'a> {
+    /// The encodings of its values.
+    pub fn children(&self) -> &[Encoding<'a>] {
+        match self {
+            Collection::Text { .. } => &[],
+            Collection::Sequence { element, .. } | Collection::Set { element, .. } => {
+                std::slice::from_ref(&**element)
+            }
+            Collection::Map { entry, .. } => entry,
+        }
+    }
+}
+
 /// Arrays up to this length whose length is an integer literal are
 /// unrolled: read as one array expression, fused into runs, coded
 /// relatively element by element.
@@ -117,6 +164,8 @@ impl<'a> Encoding<'a> {
             | Encoding::Boxed(Boxed { inner })
             | Encoding::Array(Array { element: inner, .. }) => std::slice::from_ref(&**inner),
             Encoding::Tuple(tuple) => &tuple.elements,
+            Encoding::Collection(collection) => collection.children(),
+            Encoding::Vector(_) | Encoding::Rotation(_) | Encoding::With(_) => &[],
             Encoding::Bool(_)
             | Encoding::Int(_)
             | Encoding::Float(_)
@@ -147,6 +196,8 @@ impl<'a> Encoding<'a> {
         match self {
             Encoding::Bool(_) | Encoding::Float(_) => Some(1),
             Encoding::Int(int) => int.fits_run().then_some(1),
+            Encoding::Vector(vector) => vector.run_leaves(),
+            Encoding::Rotation(_) => Some(4),
             Encoding::Array(array) => {
                 let len = array.literal_len().filter(|len| *len > 0)?;
                 match *array.element {
@@ -160,14 +211,17 @@ impl<'a> Encoding<'a> {
         }
     }
 
-    /// How it codes against a baseline: the ranged integer or quantized
-    /// float, alone or as the element of a short array (with its length);
-    /// `None` when it cannot.
+    /// How it codes against a baseline: the ranged integer, quantized
+    /// float, bounded vector or quaternion, alone or as the element of a
+    /// short array (with its length); `None` when it cannot.
     pub fn relative(&self) -> Option<(&Encoding<'a>, Option<usize>)> {
         let leaf = |encoding: &Encoding<'a>| {
             matches!(
                 encoding,
-                Encoding::Int(Int { range: Some(_), .. }) | Encoding::Float(Float { steps: Some(_), .. })
+                Encoding::Int(Int { range: Some(_), .. })
+                    | Encoding::Float(Float { steps: Some(_), .. })
+                    | Encoding::Vector(_)
+                    | Encoding::Rotation(_)
             )
         };
         match self {

@@ -5,6 +5,7 @@
 //! - `encoding`: how one value goes on the wire, with explicit leaves
 //!   (bools, integers, floats) and one walk over nested encodings.
 //! - `adaptive`: adaptive integers and fixed-point floats.
+//! - `geometry`: vectors with per-axis bounds, quaternions as smallest three.
 //! - `items`: a field list's wire in order (fields, fused runs, adaptive
 //!   groups) and the change groups'.
 //! - `consts`: the typed constants for attribute values, and the checks the
@@ -14,6 +15,7 @@
 pub mod adaptive;
 pub mod consts;
 pub mod encoding;
+pub mod geometry;
 pub mod items;
 pub mod runtime;
 

@@ -1,6 +1,7 @@
 //! The helper attributes of a field and of the type, parsed into typed
 //! values that remember their spans: `#[bits(min, max)]`,
-//! `#[quantize(min, max, res)]`, `#[bitpack(...)]` and `#[change_group]`.
+//! `#[quantize(min, max, res)]`, `#[quantize(bits = N)]`, `#[bitpack(...)]`
+//! and `#[change_group]`.
 //! Parsing never stops at the first mistake: each one is recorded and the
 //! rest of the attribute is still read.
 
@@ -29,6 +30,12 @@ pub struct Quantize {
     pub res: Value,
 }
 
+/// `#[quantize(bits = N)]` on a quaternion: smallest three, `N` bits per component.
+pub struct Rotation {
+    pub name: Ident,
+    pub bits: Value,
+}
+
 /// A key of `#[bitpack(...)]` with the name as written, for spans.
 pub struct Setting<T> {
     pub name: Ident,
@@ -48,7 +55,10 @@ pub struct FieldAttrs {
     pub bits: Option<Bits>,
     pub quantize: Option<Quantize>,
     pub fixed: Option<FixedPoint>,
+    pub rotation: Option<Rotation>,
     pub max_len: Option<Setting<Value>>,
+    /// `#[bitpack(with = module)]`: the field through a module's `write`/`read`.
+    pub with: Option<Setting<Path>>,
     pub skip: Option<Ident>,
     pub adaptive: Option<Ident>,
     /// `adaptive(group = name)`: the group's name (with `adaptive` above set).
@@ -103,10 +113,12 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             let name = attr_ident(attr);
             let mut found = Found::new();
             parse_keys(attr, QUANTIZE_KEYS, Place::Field, &mut found, errors);
-            if parsed.quantize.is_some() || parsed.fixed.is_some() {
+            if parsed.quantize.is_some() || parsed.fixed.is_some() || parsed.rotation.is_some() {
                 errors.spanned(attr, "duplicate #[quantize] on one field; keep one");
             } else if let Some(fixed) = take_fixed_point(&name, &mut found) {
                 parsed.fixed = Some(fixed);
+            } else if found.iter().any(|(key, _)| key == "bits") {
+                parsed.rotation = build_rotation(name, found, errors);
             } else {
                 parsed.quantize = build_quantize(name, found, errors);
             }
@@ -118,6 +130,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     }
     parsed.relative = take_flag(&mut bitpack, "relative");
     parsed.max_len = take_value(&mut bitpack, "max_len").map(|(name, value)| Setting { name, value });
+    parsed.with = take_path(&mut bitpack, "with").map(|(name, value)| Setting { name, value });
     (parsed.adaptive, parsed.adaptive_group) = take_adaptive(&mut bitpack);
     parsed.skip = take_flag(&mut bitpack, "skip");
     parsed
@@ -189,6 +202,23 @@ fn build_quantize(name: Ident, mut found: Found, errors: &mut Errors) -> Option<
             None
         }
     }
+}
+
+/// `bits` alone: a quaternion's smallest three; with `min`, `max` or `res`
+/// (a float's steps) it is a mistake.
+fn build_rotation(name: Ident, mut found: Found, errors: &mut Errors) -> Option<Rotation> {
+    let (_, bits) = take_value(&mut found, "bits")?;
+    if let Some((other, _)) = found.first() {
+        errors.at(
+            other.span(),
+            format!(
+                "`{other}` does not go with `bits`: #[quantize(bits = N)] sends a quaternion as smallest three, \
+                 #[quantize(min, max, res)] a float in steps; keep one"
+            ),
+        );
+        return None;
+    }
+    Some(Rotation { name, bits })
 }
 
 fn missing(keys: &[(&str, bool)]) -> String {

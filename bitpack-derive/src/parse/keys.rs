@@ -46,11 +46,12 @@ const fn key(name: &'static str, takes_value: bool, place: Place, status: Status
 pub const BITS_KEYS: &[Key] =
     &[key("min", true, Place::Field, Status::Ready), key("max", true, Place::Field, Status::Ready)];
 
-/// `#[quantize(min = A, max = B, res = C)]`.
+/// `#[quantize(min = A, max = B, res = C)]`, and `#[quantize(bits = N)]` on a quaternion.
 pub const QUANTIZE_KEYS: &[Key] = &[
     key("min", true, Place::Field, Status::Ready),
     key("max", true, Place::Field, Status::Ready),
     key("res", true, Place::Field, Status::Ready),
+    key("bits", true, Place::Field, Status::Ready),
 ];
 
 /// `#[bitpack(...)]`, on fields and on the type.
@@ -62,6 +63,8 @@ pub const BITPACK_KEYS: &[Key] = &[
     // Change groups (issue 4) and adaptive integers (issue 5).
     key("relative", false, Place::Field, Status::Ready),
     key("adaptive", false, Place::Either, Status::Ready),
+    // Foreign types through a module (issue 12).
+    key("with", true, Place::Field, Status::Ready),
 ];
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.
@@ -123,7 +126,7 @@ pub fn parse_keys(attr: &Attribute, keys: &[Key], place: Place, found: &mut Foun
         } else if !meta.input.peek(Token![=]) {
             errors.at(ident.span(), format!("`{name}` needs a value: #[{attr_name}({name} = ...)]"));
             return skip_value(&meta);
-        } else if name == "crate" {
+        } else if name == "crate" || name == "with" {
             Given::Path(meta.value()?.call(Path::parse_mod_style)?)
         } else {
             Given::Value(meta.value()?.parse::<Expr>()?)
@@ -218,7 +221,7 @@ pub fn take_flag(found: &mut Found, name: &str) -> Option<Ident> {
     Some(found.remove(index).0)
 }
 
-/// Takes `name` out of `found` as a path (`crate = ::path`).
+/// Takes `name` out of `found` as a path (`crate = ::path`, `with = module`).
 pub fn take_path(found: &mut Found, name: &str) -> Option<(Ident, Path)> {
     let index = found.iter().position(|(ident, _)| ident == name)?;
     match found.remove(index) {

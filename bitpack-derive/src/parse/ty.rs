@@ -1,6 +1,8 @@
 //! What a field's Rust type is: the derive sees only the type as written,
-//! so `Vec`, `Option`, `Box`, `String` and the primitives are recognised by
-//! name, and anything else is a named type of its own (`Shape::Nested`).
+//! so `Vec`, `Option`, `Box`, `String`, the primitives, the other standard
+//! collections and glam's and mint's vectors and quaternions are recognised
+//! by name (the last segment of the path), and anything else is a named type
+//! of its own (`Shape::Nested`).
 
 use crate::parse::value::Int;
 use quote::ToTokens;
@@ -104,6 +106,13 @@ pub enum FloatTy {
 }
 
 impl FloatTy {
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatTy::F32 => "f32",
+            FloatTy::F64 => "f64",
+        }
+    }
+
     /// Width in bits.
     pub fn bits(self) -> u32 {
         match self {
@@ -111,6 +120,43 @@ impl FloatTy {
             FloatTy::F64 => 64,
         }
     }
+}
+
+/// A vector's component type: an integer or a float.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    Int(IntTy),
+    Float(FloatTy),
+}
+
+impl Scalar {
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "f32" => Some(Scalar::Float(FloatTy::F32)),
+            "f64" => Some(Scalar::Float(FloatTy::F64)),
+            _ => IntTy::from_name(name).map(Scalar::Int),
+        }
+    }
+
+    /// The scalar named by a type (`f32`, `i32`...), if it is one.
+    fn of(ty: &Type) -> Option<Self> {
+        match ty {
+            Type::Path(path) if path.qself.is_none() => {
+                let ident = path.path.get_ident()?;
+                Scalar::from_name(&ident.to_string())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Which sequence a `Shape::Sequence` is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SequenceTy {
+    /// `VecDeque<T>`.
+    Deque,
+    /// `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`: iterated through the slice.
+    Slice,
 }
 
 /// The shape of a field type.
@@ -124,6 +170,21 @@ pub enum Shape<'a> {
     Box(&'a Type),
     Array(&'a Type, &'a Expr),
     Tuple(Vec<&'a Type>),
+    /// A glam or mint vector, by name (`Vec3`, `DVec2`, `IVec4`, `U8Vec3`...,
+    /// mint's `Vector3<f32>`, `Point2<i32>`...): its component type and its
+    /// number of axes. Without attributes, its own `BitPack`.
+    Vector(Scalar, usize),
+    /// glam's `Quat`/`DQuat` and mint's `Quaternion<f32>`/`Quaternion<f64>`,
+    /// by name. Without attributes, its own `BitPack`.
+    Quaternion,
+    /// `Box<str>`, `Cow<str>`, `Rc<str>`, `Arc<str>`: sent as a `String`.
+    Str,
+    /// `VecDeque<T>`, `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`: sent as a `Vec<T>`.
+    Sequence(SequenceTy, &'a Type),
+    /// `BTreeMap<K, V>`, `HashMap<K, V>` (any hasher).
+    Map(&'a Type, &'a Type),
+    /// `BTreeSet<K>`, `HashSet<K>` (any hasher).
+    Set(&'a Type),
     /// Any other named type: a nested `BitPack` (generic parameters included).
     Nested,
     /// A type that cannot be read back; the reason, with how to fix it.
@@ -145,22 +206,25 @@ pub fn shape(ty: &Type) -> Shape<'_> {
                     "f32" => Shape::Float(FloatTy::F32),
                     "f64" => Shape::Float(FloatTy::F64),
                     "String" => Shape::String,
-                    _ => IntTy::from_name(&name).map_or(Shape::Nested, Shape::Int),
+                    "Quat" | "DQuat" => Shape::Quaternion,
+                    _ => match IntTy::from_name(&name) {
+                        Some(int) => Shape::Int(int),
+                        None => glam_vector(&name)
+                            .map_or(Shape::Nested, |(scalar, axes)| Shape::Vector(scalar, axes)),
+                    },
                 },
                 PathArguments::AngleBracketed(args) => {
-                    let mut types = args.args.iter().filter_map(|arg| match arg {
-                        GenericArgument::Type(ty) => Some(ty),
-                        _ => None,
-                    });
-                    match (types.next(), types.next(), args.args.len()) {
-                        (Some(inner), None, 1) => match name.as_str() {
-                            "Vec" => Shape::Vec(inner),
-                            "Option" => Shape::Option(inner),
-                            "Box" => Shape::Box(inner),
-                            _ => Shape::Nested,
-                        },
-                        _ => Shape::Nested,
-                    }
+                    let types: Vec<&Type> = args
+                        .args
+                        .iter()
+                        .filter_map(|arg| match arg {
+                            GenericArgument::Type(ty) => Some(ty),
+                            _ => None,
+                        })
+                        .collect();
+                    // Lifetimes are fine only in `Cow<'a, str>`.
+                    let only_types = types.len() == args.args.len();
+                    generic(&name, &types, only_types)
                 }
                 PathArguments::Parenthesized(_) => {
                     Shape::Unsupported("a function type cannot be sent; remove it")
@@ -182,6 +246,91 @@ pub fn shape(ty: &Type) -> Shape<'_> {
         Type::Never(_) => Shape::Unsupported("`!` cannot be sent; remove the field"),
         _ => Shape::Unsupported("this type cannot be sent; use a concrete owned type"),
     }
+}
+
+/// A generic type by its name and type arguments.
+fn generic<'a>(name: &str, types: &[&'a Type], only_types: bool) -> Shape<'a> {
+    match (name, types) {
+        ("Cow", [inner]) if is_str(inner) => Shape::Str,
+        (_, _) if !only_types => Shape::Nested,
+        ("Vec", [inner]) => Shape::Vec(inner),
+        ("Option", [inner]) => Shape::Option(inner),
+        ("Box", [inner]) => pointee(inner).unwrap_or(Shape::Box(inner)),
+        ("Rc" | "Arc", [inner]) => pointee(inner).unwrap_or(Shape::Nested),
+        ("VecDeque", [element]) => Shape::Sequence(SequenceTy::Deque, element),
+        ("BTreeMap", [key, value]) | ("HashMap", [key, value] | [key, value, _]) => Shape::Map(key, value),
+        ("BTreeSet", [element]) | ("HashSet", [element] | [element, _]) => Shape::Set(element),
+        ("Vector2" | "Point2", [scalar]) => {
+            Scalar::of(scalar).map_or(Shape::Nested, |scalar| Shape::Vector(scalar, 2))
+        }
+        ("Vector3" | "Point3", [scalar]) => {
+            Scalar::of(scalar).map_or(Shape::Nested, |scalar| Shape::Vector(scalar, 3))
+        }
+        ("Vector4", [scalar]) => Scalar::of(scalar).map_or(Shape::Nested, |scalar| Shape::Vector(scalar, 4)),
+        ("Quaternion", [scalar]) => match Scalar::of(scalar) {
+            Some(Scalar::Float(_)) => Shape::Quaternion,
+            _ => Shape::Nested,
+        },
+        _ => Shape::Nested,
+    }
+}
+
+/// What a `Box`, `Rc` or `Arc` of an unsized type is: `str` a string, `[T]` a sequence.
+fn pointee(inner: &Type) -> Option<Shape<'_>> {
+    match inner {
+        Type::Slice(slice) => Some(Shape::Sequence(SequenceTy::Slice, &slice.elem)),
+        _ if is_str(inner) => Some(Shape::Str),
+        _ => None,
+    }
+}
+
+fn is_str(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.qself.is_none() && path.path.is_ident("str"))
+}
+
+/// The name of glam's 3-axis vector of `scalar`, for messages.
+pub fn glam_vector3(scalar: Scalar) -> &'static str {
+    match scalar {
+        Scalar::Float(FloatTy::F32) => "Vec3",
+        Scalar::Float(FloatTy::F64) => "DVec3",
+        Scalar::Int(IntTy::U32) => "UVec3",
+        Scalar::Int(IntTy::I8) => "I8Vec3",
+        Scalar::Int(IntTy::U8) => "U8Vec3",
+        Scalar::Int(IntTy::I16) => "I16Vec3",
+        Scalar::Int(IntTy::U16) => "U16Vec3",
+        Scalar::Int(IntTy::I64) => "I64Vec3",
+        Scalar::Int(IntTy::U64) => "U64Vec3",
+        Scalar::Int(_) => "IVec3",
+    }
+}
+
+/// A glam vector's component type and axes, by its name.
+fn glam_vector(name: &str) -> Option<(Scalar, usize)> {
+    if name == "Vec3A" {
+        return Some((Scalar::Float(FloatTy::F32), 3));
+    }
+    let last = name.chars().next_back()?;
+    let prefix = &name[..name.len() - last.len_utf8()];
+    let axes = match last {
+        '2' => 2,
+        '3' => 3,
+        '4' => 4,
+        _ => return None,
+    };
+    let scalar = match prefix {
+        "Vec" => Scalar::Float(FloatTy::F32),
+        "DVec" => Scalar::Float(FloatTy::F64),
+        "IVec" => Scalar::Int(IntTy::I32),
+        "UVec" => Scalar::Int(IntTy::U32),
+        "I8Vec" => Scalar::Int(IntTy::I8),
+        "U8Vec" => Scalar::Int(IntTy::U8),
+        "I16Vec" => Scalar::Int(IntTy::I16),
+        "U16Vec" => Scalar::Int(IntTy::U16),
+        "I64Vec" => Scalar::Int(IntTy::I64),
+        "U64Vec" => Scalar::Int(IntTy::U64),
+        _ => return None,
+    };
+    Some((scalar, axes))
 }
 
 /// A type as the user wrote it, for messages.

@@ -5,8 +5,10 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, ExprUnary, Lit, LitFloat, UnOp};
 
-/// A number as written: a literal the derive checks itself, or any other
-/// expression (a path to a constant), checked by the compiler.
+/// A number as written: a literal the derive checks itself, an array
+/// literal of them (one per axis), or any other expression (a path to a
+/// constant), checked by the compiler.
+#[derive(Clone, Debug)]
 pub struct Value {
     pub expr: Expr,
     pub literal: Literal,
@@ -17,6 +19,8 @@ pub struct Value {
 pub enum Literal {
     Int(Int),
     Float(Float),
+    /// An array literal, `[a, b, c]`: one value per axis.
+    Array(Vec<Value>),
     /// Not a literal: left to the compiler.
     Opaque,
 }
@@ -89,6 +93,14 @@ impl Value {
         matches!(self.literal, Literal::Opaque)
     }
 
+    /// The entries of an array literal (`[a, b, c]`), if it is one.
+    pub fn entries(&self) -> Option<&[Value]> {
+        match &self.literal {
+            Literal::Array(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
     /// The value as an f32, if it is a literal number.
     pub fn as_f32(&self) -> Option<f32> {
         match &self.literal {
@@ -97,7 +109,7 @@ impl Value {
                 Some(if int.negative { -magnitude } else { magnitude })
             }
             Literal::Float(float) => float.to_f32(),
-            Literal::Opaque => None,
+            Literal::Array(_) | Literal::Opaque => None,
         }
     }
 
@@ -109,7 +121,7 @@ impl Value {
                 Some(if int.negative { -magnitude } else { magnitude })
             }
             Literal::Float(float) => float.to_f64(),
-            Literal::Opaque => None,
+            Literal::Array(_) | Literal::Opaque => None,
         }
     }
 }
@@ -121,6 +133,7 @@ fn literal_of(expr: &Expr) -> Literal {
             Expr::Lit(ExprLit { lit, .. }) => literal_number(lit, true),
             _ => Literal::Opaque,
         },
+        Expr::Array(array) => Literal::Array(array.elems.iter().cloned().map(Value::new).collect()),
         Expr::Group(group) => literal_of(&group.expr),
         Expr::Paren(paren) => literal_of(&paren.expr),
         _ => Literal::Opaque,

@@ -9,7 +9,7 @@ use crate::ir;
 use crate::ir::encoding::Encoding;
 use crate::ir::items::{ChangeItem, Changes, Group};
 use crate::parse::attrs::FieldAttrs;
-use crate::parse::ty::{Shape, shape, written};
+use crate::parse::ty::{Scalar, Shape, shape, written};
 use crate::parse::value::{Int, Literal};
 use crate::parse::{Body, Input};
 use syn::Ident;
@@ -81,7 +81,12 @@ fn plan_struct(attrs: &[&FieldAttrs], fields: &[ir::Field<'_>], errors: &mut Err
                     plan.records += 1;
                 }
             },
-            Some(None) if matches!(shape(field.ty), Shape::Nested) => {
+            // A named type through its own `BitPack` nests its groups (a
+            // vector, a quaternion or a `with` field is a group of its own).
+            Some(None)
+                if matches!(shape(field.ty), Shape::Nested)
+                    && matches!(field.encoding, Some(Encoding::Nested(_))) =>
+            {
                 plan.items.push(ChangeItem::Nested { record: plan.records, slot: slots, field: position });
                 plan.records += 1;
                 slots += 1;
@@ -158,15 +163,21 @@ fn check_relative(relative: &Ident, attrs: &FieldAttrs, field: &ir::Field<'_>, e
 /// What a `relative` field that cannot code against its baseline needs.
 fn relative_advice(field: &ir::Field<'_>) -> String {
     let scalar = |shape: &Shape<'_>| match shape {
-        Shape::Int(_) => Some("`relative` needs a range: add #[bits(min = .., max = ..)]"),
-        Shape::Float(_) => Some("`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]"),
+        Shape::Int(_) | Shape::Vector(Scalar::Int(_), _) => {
+            Some("`relative` needs a range: add #[bits(min = .., max = ..)]")
+        }
+        Shape::Float(_) | Shape::Vector(Scalar::Float(_), _) => {
+            Some("`relative` needs steps: add #[quantize(min = .., max = .., res = ..)]")
+        }
+        Shape::Quaternion => Some("`relative` needs smallest three: add #[quantize(bits = N)]"),
         _ => None,
     };
     let ty = written(field.ty);
     let unsupported = || {
         format!(
-            "`relative` needs an integer with #[bits(min, max)], a float with #[quantize(min, max, res)] or an \
-             array of up to 16 of them (literal length), not `{ty}`; remove it"
+            "`relative` needs an integer with #[bits(min, max)], a float with #[quantize(min, max, res)] (or a \
+             glam or mint vector of them), a quaternion with #[quantize(bits = N)] or an array of up to 16 \
+             of them (literal length), not `{ty}`; remove it"
         )
     };
     match (&field.encoding, shape(field.ty)) {

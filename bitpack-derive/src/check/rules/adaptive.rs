@@ -22,11 +22,12 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
             // The container rule reports a missing `max_len`.
             _ => return None,
         },
-        Shape::Nested => match mode {
+        // A type of the user's may be named like a glam vector.
+        Shape::Nested | Shape::Vector(..) | Shape::Quaternion => match mode {
             Mode::Explicit(_) => Adaptive::Scoped(ty),
             Mode::Implicit => return None,
         },
-        Shape::Bool | Shape::String | Shape::Float(_) => {
+        Shape::Bool | Shape::String | Shape::Str | Shape::Float(_) => {
             if let Mode::Explicit(adaptive) = mode {
                 used.adaptive = true;
                 let hint = match slot.shape {

@@ -13,9 +13,19 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
     let fixed = slot.reach.fixed?;
     let float = match &slot.shape {
         Shape::Float(float) => *float,
-        Shape::Int(_) | Shape::Bool | Shape::String | Shape::Nested => {
+        Shape::Int(_)
+        | Shape::Bool
+        | Shape::String
+        | Shape::Str
+        | Shape::Nested
+        | Shape::Vector(..)
+        | Shape::Quaternion => {
             let advice = match slot.shape {
                 Shape::Int(_) => "an integer is already whole steps: write #[bitpack(adaptive)] instead",
+                Shape::Vector(..) => {
+                    "for a vector give every axis bounds: #[quantize(min = .., max = .., res = ..)]"
+                }
+                Shape::Quaternion => "for a quaternion write #[quantize(bits = N)] (smallest three)",
                 _ => "make the field an `f32` or `f64`",
             };
             used.fixed = true;

@@ -7,17 +7,34 @@
 //! variant in `ir::encoding` and a new codec in `expand::codec`.
 
 mod adaptive;
+mod collections;
 mod containers;
 mod fixed;
 mod plain;
 mod quantized;
 mod ranged;
+mod rotation;
 mod text;
+mod vector;
+mod with;
 
 use crate::check::planner::Rule;
 
-/// Fixed point and adaptive first (they take integers and floats that
-/// would otherwise be plain), then the attributes, then the containers
-/// (which plan their values through these same rules), then plain types.
-pub const RULES: &[Rule] =
-    &[fixed::plan, adaptive::plan, ranged::plan, quantized::plan, text::plan, containers::plan, plain::plan];
+/// `with` first (it takes the whole field), then fixed point and adaptive
+/// (they take integers and floats that would otherwise be plain), then the
+/// attributes (vectors and quaternions before the scalars), then the
+/// collections and containers (which plan their values through these same
+/// rules), then plain types.
+pub const RULES: &[Rule] = &[
+    with::plan,
+    fixed::plan,
+    adaptive::plan,
+    rotation::plan,
+    vector::plan,
+    ranged::plan,
+    quantized::plan,
+    text::plan,
+    collections::plan,
+    containers::plan,
+    plain::plan,
+];

@@ -1,6 +1,7 @@
 //! Values without an attribute of their own: `bool`, integers and floats
 //! through their own `BitPack` (the whole range, the IEEE bits), any other
-//! named type as a nested `BitPack`, and the types that cannot be sent.
+//! named type (glam's and mint's vectors and quaternions included: their
+//! raw components) as a nested `BitPack`, and the types that cannot be sent.
 
 use crate::check::planner::{Planner, Slot};
 use crate::check::reach::Used;
@@ -29,7 +30,13 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, _: &mut Used) -> Opt
             Encoding::Nested(Nested { ty })
         }
         Shape::Nested
+        | Shape::Vector(..)
+        | Shape::Quaternion
         | Shape::String
+        | Shape::Str
+        | Shape::Sequence(..)
+        | Shape::Map(..)
+        | Shape::Set(_)
         | Shape::Vec(_)
         | Shape::Option(_)
         | Shape::Box(_)

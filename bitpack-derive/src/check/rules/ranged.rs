@@ -3,10 +3,11 @@
 
 use crate::check::planner::{Planner, Slot};
 use crate::check::reach::Used;
+use crate::check::rules::quantized::per_axis_on_scalar;
 use crate::ir::consts::{Check, ConstTy, Range, Role};
 use crate::ir::encoding::{Encoding, Int};
 use crate::parse::attrs::Bits;
-use crate::parse::ty::{IntTy, Shape, written};
+use crate::parse::ty::{IntTy, Scalar, Shape, written};
 use crate::parse::value::{self, Literal, Value};
 
 pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
@@ -22,9 +23,19 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
                 written(ty)
             )
         }
-        Shape::Bool | Shape::String | Shape::Nested => format!(
+        Shape::Bool | Shape::String | Shape::Str => format!(
             "#[bits] needs an integer type written out (u8..u128, i8..i128), not `{}`; remove it",
             written(ty)
+        ),
+        Shape::Quaternion => format!(
+            "#[bits] needs an integer field, not the quaternion `{}`; send it as smallest three with \
+             #[quantize(bits = N)]",
+            written(ty)
+        ),
+        Shape::Nested => format!(
+            "#[bits] needs an integer type written out (u8..u128, i8..i128), not `{ty}`; range the integer \
+             fields of `{ty}` where it derives BitPack, or send it with #[bitpack(with = module)]",
+            ty = written(ty)
         ),
         // Containers pass it on to their values.
         _ => return None,
@@ -42,23 +53,31 @@ enum Known {
 }
 
 fn range<'a>(planner: &mut Planner<'a>, int: IntTy, bits: &'a Bits) -> Range {
-    let min = int_value(planner, int, &bits.min, "min");
-    let max = int_value(planner, int, &bits.max, "max");
+    let opaque = check_range(planner, int, [&bits.min, &bits.max]);
+    let range = Range {
+        min: planner.constant(ConstTy::Int(int), &bits.min, Role::Min),
+        max: planner.constant(ConstTy::Int(int), &bits.max, Role::Max),
+    };
+    if opaque {
+        planner.checks.push(Check::Range { int, range, span: bits.name.span() });
+    }
+    range
+}
+
+/// Checks what the derive can of one range's literals (a scalar field's,
+/// or one axis of a vector's): each fits `int`, `min` is not above `max`.
+/// Whether a value was left to the compiler.
+pub fn check_range(planner: &mut Planner<'_>, int: IntTy, [min_value, max_value]: [&Value; 2]) -> bool {
+    let min = int_value(planner, int, min_value, "min");
+    let max = int_value(planner, int, max_value, "max");
     if let (Known::Literal(min), Known::Literal(max)) = (&min, &max)
         && max.less_than(*min)
     {
         planner
             .errors
-            .spanned(&bits.min.expr, format!("`min` ({min}) is greater than `max` ({max}); swap them"));
+            .spanned(&min_value.expr, format!("`min` ({min}) is greater than `max` ({max}); swap them"));
     }
-    let range = Range {
-        min: planner.constant(ConstTy::Int(int), &bits.min, Role::Min),
-        max: planner.constant(ConstTy::Int(int), &bits.max, Role::Max),
-    };
-    if matches!(min, Known::Opaque) || matches!(max, Known::Opaque) {
-        planner.checks.push(Check::Range { int, range, span: bits.name.span() });
-    }
-    range
+    matches!(min, Known::Opaque) || matches!(max, Known::Opaque)
 }
 
 fn int_value(planner: &mut Planner<'_>, int: IntTy, value: &Value, key: &str) -> Known {
@@ -78,6 +97,10 @@ fn int_value(planner: &mut Planner<'_>, int: IntTy, value: &Value, key: &str) ->
         }
         Literal::Float(_) => {
             planner.errors.spanned(&value.expr, format!("`{key}` must be an integer, as in {key} = 100"));
+            Known::Mistaken
+        }
+        Literal::Array(_) => {
+            planner.errors.spanned(&value.expr, per_axis_on_scalar(key, Scalar::Int(int)));
             Known::Mistaken
         }
         Literal::Opaque => Known::Opaque,

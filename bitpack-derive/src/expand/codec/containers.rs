@@ -13,7 +13,12 @@ use syn::spanned::Spanned;
 
 /// Whether any element at `item` (bound by iterating `access`) holds a
 /// negative adaptive value.
-fn any_negative(names: &Names, element: &Encoding<'_>, access: &Access, depth: usize) -> Option<TokenStream> {
+pub fn any_negative(
+    names: &Names,
+    element: &Encoding<'_>,
+    access: &Access,
+    depth: usize,
+) -> Option<TokenStream> {
     let item = names.element(depth);
     let inner = codec(element).negative(names, &Access::Ref(quote!(#item)), depth + 1)?;
     let (a, reference) = (runtime::adaptive(&names.runtime), access.reference());

@@ -64,10 +64,13 @@ impl Codec for Float<'_> {
     /// Steps are `u64`: any declaration the writer takes codes relatively.
     fn relative(&self, names: &Names) -> Option<RelativeCoding> {
         let Steps { min, max, res } = self.steps.as_ref()?;
+        let module = self.item(names, FloatItem::Relative);
         Some(RelativeCoding {
-            module: self.item(names, FloatItem::Relative),
+            write: quote!(#module::write),
+            read: quote!(#module::read),
+            by_reference: false,
             bounds: vec![quote!(#min), quote!(#max), quote!(#res)],
-            checked: false,
+            problem: None,
         })
     }
 }

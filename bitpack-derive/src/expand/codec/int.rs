@@ -58,10 +58,13 @@ impl Codec for Int<'_> {
 
     fn relative(&self, names: &Names) -> Option<RelativeCoding> {
         let Range { min, max } = self.range.as_ref()?;
+        let module = runtime::relative_int(&names.runtime, self.int);
         Some(RelativeCoding {
-            module: runtime::relative_int(&names.runtime, self.int),
+            write: quote!(#module::write),
+            read: quote!(#module::read),
+            by_reference: false,
             bounds: vec![quote!(#min), quote!(#max)],
-            checked: true,
+            problem: Some((quote!(#module::problem(#min, #max)), Problem::Str)),
         })
     }
 }

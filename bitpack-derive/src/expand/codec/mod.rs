@@ -11,22 +11,29 @@
 //! - `containers`: `Vec`, `Option`, `Box`, arrays, tuples.
 //! - `nested`: a type through its own `BitPack` (also the plain leaves' form).
 //! - `adaptive`: adaptive integers, groups and fixed-point floats.
+//! - `geometry`: vectors with per-axis bounds, quaternions as smallest three.
+//! - `collections`: `Box<str>` and the like, `VecDeque`, boxed slices, maps, sets.
+//! - `with`: a field through a `#[bitpack(with = module)]` module.
 //!
 //! Emitted code writes to `names.writer` and reads from `names.reader`, as
 //! statements and expressions that end in `?` on errors.
 
 pub mod adaptive;
 pub mod bool;
+pub mod collections;
 pub mod containers;
 pub mod float;
+pub mod geometry;
 pub mod int;
 pub mod nested;
 pub mod text;
+pub mod with;
 
 use crate::expand::names::{Access, Names};
+use crate::expand::problem::Problem;
 use crate::ir::encoding::Encoding;
 use proc_macro2::TokenStream;
-use syn::Type;
+use syn::{Ident, Type};
 
 /// Every view of one kind of encoding.
 pub trait Codec {
@@ -48,6 +55,11 @@ pub trait Codec {
     }
     /// As one scalar of a fused run (those `Encoding::run_leaves` counts).
     fn run_leaf(&self) -> Option<&dyn RunLeaf> {
+        None
+    }
+    /// As several scalars of a fused run through one call each way (those
+    /// `Encoding::run_leaves` counts for vectors and quaternions).
+    fn run_parts(&self) -> Option<&dyn RunParts> {
         None
     }
     /// How it codes against a baseline (those `Encoding::relative` finds).
@@ -77,15 +89,34 @@ pub trait RunLeaf {
     fn value(&self, names: &Names, raw: TokenStream) -> TokenStream;
 }
 
-/// How a value codes against its baseline in a delta: through the
-/// runtime module whose `write` and `read` take the value (or nothing, for
-/// a read), the baseline's value and these bounds.
+/// A value that is several fixed-width scalars of a fused run (a vector's
+/// axes, a quaternion's index and components), packed and unpacked by one
+/// runtime call each way.
+pub trait RunParts {
+    /// Its scalars' widths in bits (`const` `u32` each), in wire order.
+    fn widths(&self, names: &Names) -> Vec<TokenStream>;
+    /// The `[u64; K]` of its scalars for the value at `reference`, clearing
+    /// `names.valid` if the value is refused.
+    fn bits(&self, names: &Names, reference: TokenStream) -> TokenStream;
+    /// The value from its scalars read back (`raws`, `u64` locals), clearing
+    /// `names.valid` if it is refused.
+    fn value(&self, names: &Names, raws: &[Ident]) -> TokenStream;
+}
+
+/// How a value codes against its baseline in a delta: `write(writer, now,
+/// then, bounds...)` and `read(reader, then, bounds...)`, the values passed
+/// by value or by reference.
 pub struct RelativeCoding {
-    pub module: TokenStream,
+    pub write: TokenStream,
+    pub read: TokenStream,
+    /// Whether `now` and `then` are passed as references (vectors and
+    /// quaternions) rather than values (scalars).
+    pub by_reference: bool,
     pub bounds: Vec<TokenStream>,
-    /// Whether `module::problem(bounds)` must be checked at compile time
-    /// (the range must lie within i64, which steps are coded in).
-    pub checked: bool,
+    /// What the compiler must check of the bounds, if anything (a range
+    /// must lie within i64, which steps are coded in): a runtime `problem`
+    /// call, and what it returns.
+    pub problem: Option<(TokenStream, Problem)>,
 }
 
 /// The codec of `encoding`: the one place that tells the families apart.
@@ -102,5 +133,9 @@ pub fn codec<'e>(encoding: &'e Encoding<'_>) -> &'e dyn Codec {
         Encoding::Tuple(tuple) => tuple,
         Encoding::Nested(nested) => nested,
         Encoding::Adaptive(adaptive) => adaptive,
+        Encoding::Vector(vector) => vector,
+        Encoding::Rotation(rotation) => rotation,
+        Encoding::With(with) => with,
+        Encoding::Collection(collection) => collection,
     }
 }
