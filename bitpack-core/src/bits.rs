@@ -7,7 +7,8 @@
 /// such declarations, and this returns the width of the wrapped difference.
 ///
 /// ```
-/// use bitpack_core::bits_required;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::bits_required;
 /// assert_eq!(bits_required(0, 1000), 10);
 /// assert_eq!(bits_required(-10, 10), 5);
 /// assert_eq!(bits_required(7, 7), 0);
@@ -21,7 +22,8 @@ pub const fn bits_required(min: i32, max: i32) -> u32 {
 /// [`bits_required`] for `i64` ranges.
 ///
 /// ```
-/// use bitpack_core::bits_required64;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::bits_required64;
 /// assert_eq!(bits_required64(-5_000_000_000, 5_000_000_000), 34);
 /// ```
 #[inline]
@@ -32,7 +34,8 @@ pub const fn bits_required64(min: i64, max: i64) -> u32 {
 /// [`bits_required`] for `i128` ranges (which hold every `u64` range too).
 ///
 /// ```
-/// use bitpack_core::bits_required128;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::bits_required128;
 /// assert_eq!(bits_required128(0, u64::MAX as i128), 64);
 /// assert_eq!(bits_required128(i128::MIN, i128::MAX), 128);
 /// ```
@@ -51,7 +54,8 @@ pub(crate) const fn bit_length_u128(value: u128) -> u32 {
 /// 0, -1, 1, -2 become 0, 1, 2, 3.
 ///
 /// ```
-/// use bitpack_core::{zigzag_decode32, zigzag_encode32};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{zigzag_decode32, zigzag_encode32};
 /// assert_eq!(zigzag_encode32(-1), 1);
 /// assert_eq!(zigzag_encode32(i32::MIN), u32::MAX);
 /// assert_eq!(zigzag_decode32(zigzag_encode32(-12345)), -12345);

@@ -11,8 +11,9 @@ use crate::write::BitWrite;
 /// The exact number of bits `value` writes, without writing them.
 ///
 /// ```
-/// assert_eq!(bitpack_core::measure(&(true, 7u8))?, 9);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # extern crate bitpack_core as bitpack;
+/// assert_eq!(bitpack::measure(&(true, 7u8))?, 9);
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn measure<T: BitPack>(value: &T) -> Result<usize, Error> {
@@ -25,10 +26,11 @@ pub fn measure<T: BitPack>(value: &T) -> Result<usize, Error> {
 /// (`ceil(bits / 8)`); [`ErrorKind::BufferFull`] when `buf` is too small.
 ///
 /// ```
+/// # extern crate bitpack_core as bitpack;
 /// let mut buf = [0u8; 4];
-/// let used = bitpack_core::encode_into(&(true, 7u8), &mut buf)?;
+/// let used = bitpack::encode_into(&(true, 7u8), &mut buf)?;
 /// assert_eq!(&buf[..used], &[0x0F, 0x00]);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn encode_into<T: BitPack>(value: &T, buf: &mut [u8]) -> Result<usize, Error> {
@@ -40,9 +42,10 @@ pub fn encode_into<T: BitPack>(value: &T, buf: &mut [u8]) -> Result<usize, Error
 /// Writes `value` into a new `Vec` of exactly the bytes it needs.
 ///
 /// ```
-/// let bytes = bitpack_core::encode(&(true, 7u8))?;
+/// # extern crate bitpack_core as bitpack;
+/// let bytes = bitpack::encode(&(true, 7u8))?;
 /// assert_eq!(bytes, [0x0F, 0x00]);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[cfg(feature = "alloc")]
 #[inline]
@@ -62,11 +65,12 @@ pub fn encode<T: BitPack>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
 /// byte; [`ErrorKind::AllocationLimit`] past it): see [`decode_with_limit`].
 ///
 /// ```
-/// use bitpack_core::ErrorKind;
-/// assert_eq!(bitpack_core::decode::<(bool, u8)>(&[0x0F, 0x00])?, (true, 7));
-/// let error = bitpack_core::decode::<(bool, u8)>(&[0x0F, 0x00, 0x00]).unwrap_err();
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::ErrorKind;
+/// assert_eq!(bitpack::decode::<(bool, u8)>(&[0x0F, 0x00])?, (true, 7));
+/// let error = bitpack::decode::<(bool, u8)>(&[0x0F, 0x00, 0x00]).unwrap_err();
 /// assert_eq!(error.kind(), ErrorKind::TrailingBytes);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn decode<T: BitPack>(bytes: &[u8]) -> Result<T, Error> {
@@ -79,12 +83,13 @@ pub fn decode<T: BitPack>(bytes: &[u8]) -> Result<T, Error> {
 /// before allocating.
 ///
 /// ```
-/// use bitpack_core::ErrorKind;
-/// let bytes = bitpack_core::encode(&Box::new([7u64; 4]))?;
-/// assert_eq!(*bitpack_core::decode_with_limit::<Box<[u64; 4]>>(&bytes, 32)?, [7; 4]);
-/// let error = bitpack_core::decode_with_limit::<Box<[u64; 4]>>(&bytes, 31).unwrap_err();
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::ErrorKind;
+/// let bytes = bitpack::encode(&Box::new([7u64; 4]))?;
+/// assert_eq!(*bitpack::decode_with_limit::<Box<[u64; 4]>>(&bytes, 32)?, [7; 4]);
+/// let error = bitpack::decode_with_limit::<Box<[u64; 4]>>(&bytes, 31).unwrap_err();
 /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn decode_with_limit<T: BitPack>(bytes: &[u8], limit: usize) -> Result<T, Error> {

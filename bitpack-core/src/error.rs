@@ -3,6 +3,21 @@
 use core::fmt;
 
 /// What went wrong. New kinds may be added, so match with a wildcard arm.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::ErrorKind;
+///
+/// // One byte too many for a `u8`.
+/// let error = bitpack::decode::<u8>(&[7, 0]).unwrap_err();
+/// let action = match error.kind() {
+///     ErrorKind::UnexpectedEnd | ErrorKind::TrailingBytes => "drop the packet: wrong length",
+///     ErrorKind::AllocationLimit => "drop the peer: it asks for too much",
+///     _ => "drop the packet",
+/// };
+/// assert_eq!(action, "drop the packet: wrong length");
+/// assert_eq!(error.kind().to_string(), "bytes left over after the value");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -82,6 +97,21 @@ impl ErrorKind {
 
 /// A failed write or read: its [`ErrorKind`] and the stream bit position
 /// where the failing operation started.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, Error, ErrorKind};
+///
+/// let mut reader = BitReader::new(&[0xFF]);
+/// assert_eq!(reader.read_int(0, 15)?, 15); // 4 bits
+/// let error = reader.read_u32().unwrap_err(); // 32 bits, 4 left
+/// assert_eq!(error.kind(), ErrorKind::UnexpectedEnd);
+/// assert_eq!(error.bit(), 4); // where the refused read started
+/// assert_eq!(error, Error::new(ErrorKind::UnexpectedEnd, 4));
+/// assert_eq!(error.to_string(), "unexpected end of stream at bit 4");
+/// assert_eq!(reader.bits_read(), 4); // and the reader stays there
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Error {
     kind: ErrorKind,

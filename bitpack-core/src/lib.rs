@@ -3,6 +3,12 @@
 //! The wire format is bit-exact with the C++ `serialize` library: bits go
 //! least significant first, in 32-bit little-endian words.
 //!
+//! The examples are written against `bitpack`, which re-exports every
+//! public item of this crate at the same path (`bitpack::BitReader` is
+//! `bitpack_core::BitReader`). They run here with this crate renamed
+//! (`extern crate bitpack_core as bitpack;`, hidden), which is also how to
+//! use them with `bitpack-core` alone.
+//!
 //! # Layout
 //!
 //! In layers, from the ground up: the sinks under the write interface, the

@@ -14,7 +14,8 @@ use crate::write::BitWrite;
 /// `#[derive(BitPack)]` for structs and enums.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitPack, BitRead, BitReader, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWriter};
 ///
 /// let value: (bool, Option<i8>) = (true, Some(-3));
 /// let mut buf = [0u8; 2];
@@ -24,7 +25,7 @@ use crate::write::BitWrite;
 /// assert_eq!(<(bool, Option<i8>)>::MAX_BITS, 10);
 /// let back = <(bool, Option<i8>)>::read_from(&mut BitReader::new(&buf))?;
 /// assert_eq!(back, value);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
     note = "derive it with #[derive(BitPack)], or send a type of another crate through a module with \

@@ -27,9 +27,10 @@ use crate::source::{BitSource, SourceExt};
 /// on a `BitReader`.
 ///
 /// ```
-/// use bitpack_core::{BitRead, BitReader, BitWrite, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
 ///
-/// fn read_player(r: &mut impl BitRead) -> Result<(i32, f32, bool), bitpack_core::Error> {
+/// fn read_player(r: &mut impl BitRead) -> Result<(i32, f32, bool), bitpack::Error> {
 ///     Ok((r.read_int(0, 1000)?, r.read_compressed_float(-1024.0, 1024.0, 0.01)?, r.read_bool()?))
 /// }
 ///
@@ -45,7 +46,7 @@ use crate::source::{BitSource, SourceExt};
 /// assert_eq!((health, alive), (750, true));
 /// assert!((x - 12.5).abs() <= 0.01);
 /// assert_eq!(reader.bits_read(), 29);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub trait BitRead: BitSource {
     /// Bits read so far.
@@ -74,14 +75,15 @@ pub trait BitRead: BitSource {
     /// claimed.
     ///
     /// ```
-    /// use bitpack_core::{BitRead, BitReader, ErrorKind};
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::{BitRead, BitReader, ErrorKind};
     /// let mut reader = BitReader::with_limit(&[0u8; 4], 16);
     /// reader.claim_allocation::<u32>(3)?; // 12 bytes
     /// assert_eq!(reader.allocation_left(), 4);
     /// let error = reader.claim_allocation::<u32>(2).unwrap_err();
     /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
     /// assert_eq!(reader.allocation_left(), 4); // nothing claimed
-    /// # Ok::<(), bitpack_core::Error>(())
+    /// # Ok::<(), bitpack::Error>(())
     /// ```
     #[inline]
     fn claim_allocation<T>(&mut self, count: usize) -> Result<(), Error> {

@@ -28,12 +28,13 @@ use crate::source::{BitSource, SourceExt};
 /// claimed.
 ///
 /// ```
-/// use bitpack_core::{BitRead, BitReader};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader};
 /// let mut reader = BitReader::new(&[0x2D, 0x05]);
 /// assert_eq!(reader.read_bits(3)?, 5);
 /// assert_eq!(reader.read_u8()?, 0xA5);
 /// assert!(reader.read_u8().is_err()); // only 5 bits remain
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
@@ -68,7 +69,8 @@ impl<'a> BitReader<'a> {
     /// that expand more.
     ///
     /// ```
-    /// use bitpack_core::{BitRead, BitReader};
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::{BitRead, BitReader};
     /// assert_eq!(BitReader::default_limit(0), 65_536);
     /// assert_eq!(BitReader::default_limit(1200), 65_536 + 1200 * 1024);
     /// ```
@@ -93,14 +95,15 @@ impl<'a> BitReader<'a> {
     /// `limit` bytes for what it decodes (`usize::MAX`: no limit).
     ///
     /// ```
-    /// use bitpack_core::{BitRead, BitReader, ErrorKind};
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::{BitRead, BitReader, ErrorKind};
     /// let mut reader = BitReader::with_limit(&[0u8; 4], 16);
     /// reader.claim_allocation::<u32>(3)?; // 12 bytes
     /// assert_eq!(reader.allocation_left(), 4);
     /// let error = reader.claim_allocation::<u32>(2).unwrap_err();
     /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
     /// assert_eq!(reader.allocation_left(), 4); // nothing claimed
-    /// # Ok::<(), bitpack_core::Error>(())
+    /// # Ok::<(), bitpack::Error>(())
     /// ```
     #[inline]
     pub fn with_limit(bytes: &'a [u8], limit: usize) -> Self {

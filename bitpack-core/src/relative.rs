@@ -3,6 +3,38 @@
 /// Integers `write_int_relative` takes: `u32` and `i32`, compared in their
 /// own order, differenced in `u32`. Sealed: the wire format is defined for
 /// these two only.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter, RelativeInt};
+///
+/// // Ids that only grow, each sent after the one before.
+/// fn write_ids<T: RelativeInt>(w: &mut BitWriter<'_>, first: T, ids: &[T]) -> Result<(), bitpack::Error> {
+///     let mut previous = first;
+///     for &id in ids {
+///         w.write_int_relative(previous, id)?;
+///         previous = id;
+///     }
+///     Ok(())
+/// }
+///
+/// let mut buf = [0u8; 16];
+/// let mut writer = BitWriter::new(&mut buf);
+/// write_ids(&mut writer, 100u32, &[101, 103, 200])?;
+/// write_ids(&mut writer, -5i32, &[-4])?;
+/// let used = writer.finish()?;
+/// let mut reader = BitReader::new(&buf[..used]);
+/// assert_eq!(reader.read_int_relative(100u32)?, 101);
+/// assert_eq!(reader.read_int_relative(101u32)?, 103);
+/// assert_eq!(reader.read_int_relative(103u32)?, 200);
+/// assert_eq!(reader.read_int_relative(-5i32)?, -4);
+/// // Not after the previous one: refused, nothing written.
+/// let mut writer = BitWriter::new(&mut buf);
+/// let error = writer.write_int_relative(7u32, 7).unwrap_err();
+/// assert_eq!(error.kind(), bitpack::ErrorKind::NotIncreasing);
+/// assert_eq!(writer.bits_written(), 0);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 pub trait RelativeInt: Copy + Ord + sealed::WireU32 {}
 
 impl RelativeInt for u32 {}

@@ -47,7 +47,8 @@
 //! | 15 | 47 | 1.50e-4 (0.0086°) | 1.21e-4 (0.0069°) |
 //!
 //! ```
-//! use bitpack_core::{BitRead, BitReader, BitWrite, BitWriter, smallest_three};
+//! # extern crate bitpack_core as bitpack;
+//! use bitpack::{BitRead, BitReader, BitWrite, BitWriter, smallest_three};
 //!
 //! let rotation = [0.0f32, 0.38268343, 0.0, 0.9238795]; // 45° about y, (x, y, z, w)
 //! let mut buf = [0u8; 4];
@@ -59,7 +60,7 @@
 //! let dot: f64 = rotation.into_iter().zip(back).map(|(a, b)| f64::from(a) * f64::from(b)).sum();
 //! let angle = 2.0 * dot.abs().min(1.0).acos();
 //! assert!(angle <= smallest_three::max_angle_error(9) + 1e-4); // 0.55° at 9 bits
-//! # Ok::<(), bitpack_core::Error>(())
+//! # Ok::<(), bitpack::Error>(())
 //! ```
 
 use crate::change::{read_relative_steps, relative_steps_bits, write_relative_steps};
@@ -444,13 +445,14 @@ fn baseline_code<Q: Quaternion>(baseline: &Q, component_bits: u32) -> Option<Cod
 /// what it decoded of it: both have the same steps.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite, smallest_three};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite, smallest_three};
 ///
 /// let baseline = [0.0f32, 0.38268343, 0.0, 0.9238795];
 /// let mut counter = BitCounter::new();
 /// smallest_three::write_relative(&mut counter, &baseline, &baseline, 11)?;
 /// assert_eq!(counter.bits_written(), 1 + 3 * 4); // unchanged: 13 bits, not 35
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn write_relative<W: BitWrite, Q: Quaternion>(
     writer: &mut W,

@@ -27,6 +27,7 @@
 //! A third-party id type, sent as its 128 bits:
 //!
 //! ```
+//! # extern crate bitpack_core as bitpack;
 //! mod third_party {
 //!     /// A type from another crate: no `BitPack`, private fields.
 //!     #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,7 +41,7 @@
 //! /// `#[bitpack(with = uuid_bits)] id: third_party::Uuid`
 //! mod uuid_bits {
 //!     use super::third_party::Uuid;
-//!     use bitpack_core::{BitPack, BitRead, BitReader, BitWrite, Error};
+//!     use bitpack::{BitPack, BitRead, BitReader, BitWrite, Error};
 //!
 //!     pub const MAX_BITS: usize = <u128 as BitPack>::MAX_BITS;
 //!     pub const MIN_BITS: usize = <u128 as BitPack>::MIN_BITS;
@@ -56,8 +57,8 @@
 //! }
 //!
 //! // What the derived code does with it:
-//! use bitpack_core::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
-//! # fn main() -> Result<(), bitpack_core::Error> {
+//! use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
+//! # fn main() -> Result<(), bitpack::Error> {
 //! let id = third_party::Uuid::from_u128(0x1234_5678_9abc_def0_1122_3344_5566_7788);
 //! let mut buf = [0u8; 16];
 //! let mut writer = BitWriter::new(&mut buf);
@@ -68,7 +69,7 @@
 //! assert!(writer.bits_written() <= uuid_bits::MAX_BITS);
 //! writer.finish()?;
 //! assert_eq!(uuid_bits::read(&mut BitReader::new(&buf))?, id);
-//! const _: () = assert!(bitpack_core::__private::with_bits_problem(uuid_bits::MIN_BITS, uuid_bits::MAX_BITS).is_none());
+//! const _: () = assert!(bitpack::__private::with_bits_problem(uuid_bits::MIN_BITS, uuid_bits::MAX_BITS).is_none());
 //! # Ok(())
 //! # }
 //! ```

@@ -30,9 +30,10 @@ fn plus_bytes(bits: usize, bytes: usize) -> Option<usize> {
 /// The trait is sealed; use it as a generic bound (`W: BitWrite`).
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite, BitWriter};
 ///
-/// fn write_player<W: BitWrite>(w: &mut W) -> Result<(), bitpack_core::Error> {
+/// fn write_player<W: BitWrite>(w: &mut W) -> Result<(), bitpack::Error> {
 ///     w.write_int(750, 0, 1000)?;                          // 10 bits
 ///     w.write_compressed_float(12.5, -1024.0, 1024.0, 0.01)?; // 18 bits
 ///     w.write_bool(true)                                   // 1 bit
@@ -46,7 +47,7 @@ fn plus_bytes(bits: usize, bytes: usize) -> Option<usize> {
 /// let mut writer = BitWriter::new(&mut buf);
 /// write_player(&mut writer)?;
 /// assert_eq!(writer.finish()?, 4);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub trait BitWrite: BitSink + Reserve {
     /// Bits written so far (not counting padding `finish` may add).
@@ -217,7 +218,8 @@ pub trait BitWrite: BitSink + Reserve {
     /// own extension: the reference has no compressed double.
     ///
     /// ```
-    /// use bitpack_core::{BitRead, BitReader, BitWrite, BitWriter};
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
     ///
     /// let mut buf = [0u8; 8];
     /// let mut writer = BitWriter::new(&mut buf);
@@ -227,7 +229,7 @@ pub trait BitWrite: BitSink + Reserve {
     /// let used = writer.finish()?;
     /// let back = BitReader::new(&buf[..used]).read_compressed_double(-1.0e6, 1.0e6, 0.001)?;
     /// assert!((back - 123_456.789_4).abs() <= 0.000_5);
-    /// # Ok::<(), bitpack_core::Error>(())
+    /// # Ok::<(), bitpack::Error>(())
     /// ```
     #[inline]
     fn write_compressed_double(&mut self, value: f64, min: f64, max: f64, res: f64) -> Result<(), Error> {

@@ -94,7 +94,7 @@ mod parse;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `bitpack::BitPack`. See the `bitpack` crate documentation for the attributes.
+#[doc = include_str!("../docs/attributes.md")]
 #[proc_macro_derive(BitPack, attributes(bitpack, bits, quantize, change_group))]
 pub fn derive_bitpack(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -1,9 +1,12 @@
 #![no_std]
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
 #![doc = include_str!("../docs/derive.md")]
 
 pub use bitpack_core::*;
 
+/// `#[derive(BitPack)]`, its attributes one line each below; [the guide](crate#derivebitpack)
+/// has an example of each.
+///
 #[cfg(feature = "derive")]
 pub use bitpack_derive::BitPack;
 

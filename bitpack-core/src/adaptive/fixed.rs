@@ -12,8 +12,9 @@ use crate::write::BitWrite;
 /// or the value it stands for (`q * res`) is not finite.
 ///
 /// ```
-/// use bitpack_core::adaptive::fixed_point;
-/// use bitpack_core::ErrorKind;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::fixed_point;
+/// use bitpack::ErrorKind;
 /// assert_eq!(fixed_point(1.2345, 0.001), Ok(1235));
 /// assert_eq!(fixed_point(-0.0005, 0.001), Ok(-1));
 /// assert_eq!(fixed_point(f64::NAN, 0.001), Err(ErrorKind::NonFiniteFloat));
@@ -58,7 +59,8 @@ fn fixed_point_within(value: f64, res: f64, max_steps: i64) -> Result<i64, Error
 /// not count: the write refuses it anyway.
 ///
 /// ```
-/// use bitpack_core::adaptive::fixed_point_is_negative;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::fixed_point_is_negative;
 /// assert!(fixed_point_is_negative(-0.0006, 0.001));
 /// assert!(!fixed_point_is_negative(-0.0004, 0.001));
 /// ```
@@ -92,8 +94,9 @@ fn round_half_away(x: f64) -> f64 {
 /// use [`fixed_point`]`(..)? < 0`.
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_fixed, write_fixed, Signs};
-/// use bitpack_core::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_fixed, write_fixed, Signs};
+/// use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
 ///
 /// let mut counter = BitCounter::new();
 /// write_fixed(&mut counter, 12.345, 0.001, Signs::NonNegative)?;
@@ -105,7 +108,7 @@ fn round_half_away(x: f64) -> f64 {
 /// writer.finish()?;
 /// let back = read_fixed(&mut BitReader::new(&buf), 0.001, Signs::NonNegative)?;
 /// assert!((back - 12.345).abs() <= 0.0005);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn write_fixed<W: BitWrite>(writer: &mut W, value: f64, res: f64, signs: Signs) -> Result<(), Error> {
     let quotient = fixed_point(value, res).map_err(|kind| Error::new(kind, writer.bits_written()))?;
@@ -116,8 +119,9 @@ pub fn write_fixed<W: BitWrite>(writer: &mut W, value: f64, res: f64, signs: Sig
 /// would read back past `f32`'s range. The quotient is computed in `f64`.
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_fixed_f32, write_fixed_f32, Signs};
-/// use bitpack_core::{BitRead, BitReader, BitWriter, ErrorKind};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_fixed_f32, write_fixed_f32, Signs};
+/// use bitpack::{BitRead, BitReader, BitWriter, ErrorKind};
 ///
 /// let mut buf = [0u8; 4];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -128,7 +132,7 @@ pub fn write_fixed<W: BitWrite>(writer: &mut W, value: f64, res: f64, signs: Sig
 /// let mut writer = BitWriter::new(&mut buf);
 /// let error = write_fixed_f32(&mut writer, f32::INFINITY, 0.25, Signs::ZigZag).unwrap_err();
 /// assert_eq!(error.kind(), ErrorKind::NonFiniteFloat);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs: Signs) -> Result<(), Error> {
     let fail = |kind| Error::new(kind, writer.bits_written());
@@ -143,14 +147,15 @@ pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs:
 /// Refuses an invalid `res` and a value that is not finite.
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_fixed, Signs};
-/// use bitpack_core::{BitRead, BitReader, ErrorKind};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_fixed, Signs};
+/// use bitpack::{BitRead, BitReader, ErrorKind};
 ///
 /// // Prefix 0 (six zero bits): the quotient 0.
 /// assert_eq!(read_fixed(&mut BitReader::new(&[0]), 0.001, Signs::ZigZag)?, 0.0);
 /// let error = read_fixed(&mut BitReader::new(&[0]), 0.0, Signs::ZigZag).unwrap_err();
 /// assert_eq!(error.kind(), ErrorKind::InvalidDeclaration);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn read_fixed(reader: &mut impl BitRead, res: f64, signs: Signs) -> Result<f64, Error> {
     read_fixed_as(reader, res, signs, FIXED_MAX_STEPS, |value| Some(value).filter(|v| v.is_finite()))

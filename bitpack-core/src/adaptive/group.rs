@@ -37,14 +37,15 @@ fn plan_group<T: AdaptiveInt, W: BitWrite>(
 /// is left as it was.
 ///
 /// ```
-/// use bitpack_core::adaptive::{write_adaptive_group, Signs};
-/// use bitpack_core::{BitCounter, BitWrite};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{write_adaptive_group, Signs};
+/// use bitpack::{BitCounter, BitWrite};
 ///
 /// let mut counter = BitCounter::new();
 /// write_adaptive_group(&mut counter, &[100i32, 101, 99], Signs::NonNegative)?;
 /// // Mode 1, width 7 in a 5-bit prefix, three 7-bit values; per value would be 3 * 11.
 /// assert_eq!(counter.bits_written(), 1 + 5 + 3 * 7);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn write_adaptive_group<T: AdaptiveInt, W: BitWrite>(
     writer: &mut W,
@@ -84,10 +85,11 @@ fn write_group<T: AdaptiveInt, W: BitWrite>(
 /// Exact bits [`write_adaptive_group`] takes for `values`.
 ///
 /// ```
-/// use bitpack_core::adaptive::{adaptive_group_bits, Signs};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{adaptive_group_bits, Signs};
 /// assert_eq!(adaptive_group_bits(&[3u16, 1000, 1001, 1002, 998], Signs::NonNegative)?, 1 + 4 + 5 * 10);
 /// assert_eq!(adaptive_group_bits::<u16>(&[], Signs::NonNegative)?, 0);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn adaptive_group_bits<T: AdaptiveInt>(values: &[T], signs: Signs) -> Result<usize, Error> {
     if values.is_empty() {
@@ -101,7 +103,8 @@ pub fn adaptive_group_bits<T: AdaptiveInt>(values: &[T], signs: Signs) -> Result
 /// shorter form, so never more than shared width at the full type width.
 ///
 /// ```
-/// use bitpack_core::adaptive::adaptive_group_max_bits;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::adaptive_group_max_bits;
 /// assert_eq!(adaptive_group_max_bits::<u16>(5), 1 + 5 + 5 * 16);
 /// assert_eq!(adaptive_group_max_bits::<u16>(1), 1 + 4 + 16); // per value: escape, bit, 15
 /// ```
@@ -120,8 +123,9 @@ pub const fn adaptive_group_max_bits<T: AdaptiveInt>(count: usize) -> usize {
 /// (and `out` may hold part of the group).
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_adaptive_group, write_adaptive_group, Signs};
-/// use bitpack_core::{BitRead, BitReader, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_adaptive_group, write_adaptive_group, Signs};
+/// use bitpack::{BitRead, BitReader, BitWriter};
 ///
 /// let mut buf = [0u8; 8];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -130,7 +134,7 @@ pub const fn adaptive_group_max_bits<T: AdaptiveInt>(count: usize) -> usize {
 /// let mut out = [0i32; 3];
 /// read_adaptive_group(&mut BitReader::new(&buf), &mut out, Signs::ZigZag)?;
 /// assert_eq!(out, [100, -101, 99]);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn read_adaptive_group<T: AdaptiveInt>(
     reader: &mut impl BitRead,
@@ -216,13 +220,14 @@ fn count_bits(max_len: usize) -> u32 {
 /// ([`write_adaptive_group`]). A longer slice is `TooLong`.
 ///
 /// ```
-/// use bitpack_core::adaptive::{write_adaptive_vec, Signs};
-/// use bitpack_core::{BitCounter, BitWrite};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{write_adaptive_vec, Signs};
+/// use bitpack::{BitCounter, BitWrite};
 ///
 /// let mut counter = BitCounter::new();
 /// write_adaptive_vec(&mut counter, &[3u16, 1000, 1001, 1002, 998], 16, Signs::NonNegative)?;
 /// assert_eq!(counter.bits_written(), 5 + 1 + 4 + 5 * 10);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn write_adaptive_vec<T: AdaptiveInt, W: BitWrite>(
     writer: &mut W,
@@ -242,7 +247,8 @@ pub fn write_adaptive_vec<T: AdaptiveInt, W: BitWrite>(
 /// The most bits [`write_adaptive_vec`] takes for up to `max_len` values.
 ///
 /// ```
-/// use bitpack_core::adaptive::adaptive_vec_max_bits;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::adaptive_vec_max_bits;
 /// assert_eq!(adaptive_vec_max_bits::<u16>(16), 5 + 1 + 5 + 16 * 16);
 /// ```
 pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
@@ -258,8 +264,9 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 /// zeros in a shared width of 0 take no bits each).
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_adaptive_vec, write_adaptive_vec, Signs};
-/// use bitpack_core::{BitRead, BitReader, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_adaptive_vec, write_adaptive_vec, Signs};
+/// use bitpack::{BitRead, BitReader, BitWriter};
 ///
 /// let mut buf = [0u8; 16];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -267,7 +274,7 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 /// writer.finish()?;
 /// let values: Vec<u16> = read_adaptive_vec(&mut BitReader::new(&buf), 16, Signs::NonNegative)?;
 /// assert_eq!(values, [3, 1000, 1001]);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[cfg(feature = "alloc")]
 pub fn read_adaptive_vec<T: AdaptiveInt>(

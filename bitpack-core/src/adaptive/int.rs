@@ -13,7 +13,8 @@ mod sealed {
 /// message from "is any of them negative", and passed down to nested types.
 ///
 /// ```
-/// use bitpack_core::adaptive::Signs;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::Signs;
 /// assert_eq!(Signs::for_any_negative(false), Signs::NonNegative);
 /// assert_eq!(Signs::for_any_negative(true), Signs::ZigZag);
 /// ```
@@ -49,7 +50,8 @@ impl Signs {
 /// Sealed; the constants describe its wire form (see the module docs).
 ///
 /// ```
-/// use bitpack_core::adaptive::AdaptiveInt;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::AdaptiveInt;
 /// assert_eq!((u8::PREFIX_BITS, u16::PREFIX_BITS, i32::PREFIX_BITS, u64::PREFIX_BITS), (3, 4, 5, 6));
 /// assert_eq!(i32::MAX_BITS, 37); // i32::MIN zig-zag coded: escape, 1 bit, 31 bits
 /// ```

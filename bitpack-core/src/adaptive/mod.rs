@@ -57,8 +57,9 @@
 //! the error names the bit where the read began.
 //!
 //! ```
-//! use bitpack_core::adaptive::{read_adaptive, write_adaptive, Signs};
-//! use bitpack_core::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
+//! # extern crate bitpack_core as bitpack;
+//! use bitpack::adaptive::{read_adaptive, write_adaptive, Signs};
+//! use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
 //!
 //! let mut counter = BitCounter::new();
 //! write_adaptive(&mut counter, 25i32, Signs::NonNegative)?;
@@ -70,7 +71,7 @@
 //! writer.finish()?;
 //! let mut reader = BitReader::new(&buf);
 //! assert_eq!(read_adaptive::<i32>(&mut reader, Signs::NonNegative)?, 25);
-//! # Ok::<(), bitpack_core::Error>(())
+//! # Ok::<(), bitpack::Error>(())
 //! ```
 
 mod fixed;

@@ -9,7 +9,8 @@ use crate::write::{BitWrite, write_atomic};
 /// Whether any signed value of a group is negative: a pre-pass helper.
 ///
 /// ```
-/// use bitpack_core::adaptive::any_negative;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::any_negative;
 /// assert!(any_negative(&[3i16, -1, 4]));
 /// assert!(!any_negative(&[3u16, 1, 4]));
 /// ```
@@ -25,8 +26,9 @@ pub fn any_negative<T: AdaptiveInt>(values: &[T]) -> bool {
 /// whole message spends one sign bit.
 ///
 /// ```
-/// use bitpack_core::adaptive::{self, Signs, SignScope};
-/// use bitpack_core::{BitCounter, BitRead, BitReader, BitWrite, Error};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{self, Signs, SignScope};
+/// use bitpack::{BitCounter, BitRead, BitReader, BitWrite, Error};
 ///
 /// struct Score { delta: i32 }
 ///
@@ -92,21 +94,22 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 /// the writer sets it only when one is.
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_scope, Signs};
-/// use bitpack_core::{BitRead, BitReader};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_scope, Signs};
+/// use bitpack::{BitRead, BitReader};
 ///
 /// // An optional nested scope: presence bit 0 reads `None`, after the sign bit.
 /// struct Unit;
-/// # impl bitpack_core::SignScope for Unit {
+/// # impl bitpack::SignScope for Unit {
 /// #     const HAS_SIGNED: bool = true;
 /// #     fn any_negative(&self) -> bool { false }
-/// #     fn write_scoped<W: bitpack_core::BitWrite>(&self, _: &mut W, _: Signs) -> Result<(), bitpack_core::Error> { Ok(()) }
-/// #     fn read_scoped<R: BitRead>(_: &mut R, _: Signs) -> Result<Self, bitpack_core::Error> { Ok(Unit) }
+/// #     fn write_scoped<W: bitpack::BitWrite>(&self, _: &mut W, _: Signs) -> Result<(), bitpack::Error> { Ok(()) }
+/// #     fn read_scoped<R: BitRead>(_: &mut R, _: Signs) -> Result<Self, bitpack::Error> { Ok(Unit) }
 /// # }
 /// let mut reader = BitReader::new(&[0b00]);
 /// assert!(read_scope::<Option<Unit>>(&mut reader)?.is_none());
 /// assert_eq!(reader.bits_read(), 2);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn read_scope<T: SignScope>(reader: &mut impl BitRead) -> Result<T, Error> {

@@ -117,8 +117,9 @@ pub(super) fn atomically<R: BitRead, T>(
 /// not fit).
 ///
 /// ```
-/// use bitpack_core::adaptive::{write_adaptive, Signs};
-/// use bitpack_core::{BitCounter, BitWrite};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{write_adaptive, Signs};
+/// use bitpack::{BitCounter, BitWrite};
 ///
 /// let bits = |v: i64, s| {
 ///     let mut c = BitCounter::new();
@@ -128,7 +129,7 @@ pub(super) fn atomically<R: BitRead, T>(
 /// assert_eq!(bits(123_456_789, Signs::NonNegative)?, 6 + 26);
 /// assert_eq!(bits(-1, Signs::ZigZag)?, 6); // zig-zag 1: the prefix alone
 /// assert!(bits(-1, Signs::NonNegative).is_err());
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
@@ -144,13 +145,14 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
 /// `signs`. Refuses a magnitude no value of `T` has.
 ///
 /// ```
-/// use bitpack_core::adaptive::{read_adaptive, Signs};
-/// use bitpack_core::{BitRead, BitReader};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{read_adaptive, Signs};
+/// use bitpack::{BitRead, BitReader};
 ///
 /// // Prefix 7 (binary 111) is the u8 escape: one more bit picks length 7 or 8.
 /// let mut reader = BitReader::new(&[0b1111_1111, 0b111]);
 /// assert_eq!(read_adaptive::<u8>(&mut reader, Signs::NonNegative)?, 255);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn read_adaptive<T: AdaptiveInt>(reader: &mut impl BitRead, signs: Signs) -> Result<T, Error> {
@@ -160,10 +162,11 @@ pub fn read_adaptive<T: AdaptiveInt>(reader: &mut impl BitRead, signs: Signs) ->
 /// Exact bits [`write_adaptive`] takes for `value`.
 ///
 /// ```
-/// use bitpack_core::adaptive::{adaptive_bits, Signs};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::adaptive::{adaptive_bits, Signs};
 /// assert_eq!(adaptive_bits(i32::MIN, Signs::ZigZag)?, 5 + 1 + 31);
 /// assert_eq!(adaptive_bits(u64::MAX, Signs::NonNegative)?, 6 + 1 + 63);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn adaptive_bits<T: AdaptiveInt>(value: T, signs: Signs) -> Result<usize, Error> {

@@ -19,6 +19,30 @@
 //! The helpers here ([`write_tracked_flag`], [`write_delta_flag`],
 //! [`Fingerprint::of`], [`write_relative_int`]) are what derived
 //! implementations call; hand-written ones may call them too.
+//!
+//! One tracked group (a health value) over three packets; the peer
+//! acknowledges the first:
+//!
+//! ```
+//! # extern crate bitpack_core as bitpack;
+//! use bitpack::{BitCounter, BitWrite, SnapshotRing};
+//! use bitpack::change::{Fingerprint, GroupRecord, write_tracked_flag};
+//!
+//! let health = Fingerprint::of(1, |s| s.write_int(90, 0, 100))?;
+//! let mut ring: SnapshotRing<GroupRecord, 8> = SnapshotRing::new();
+//! let mut latest = GroupRecord::default();
+//! let mut send = |sequence: u16, ring: &mut SnapshotRing<GroupRecord, 8>| {
+//!     let mut packet = BitCounter::new();
+//!     let sent = write_tracked_flag(&mut packet, health, ring.confirmed(), &mut latest)?;
+//!     ring.insert(sequence, latest);
+//!     Ok::<_, bitpack::Error>(sent)
+//! };
+//! assert!(send(0, &mut ring)?); // never acknowledged: the flag and the data
+//! assert!(send(1, &mut ring)?); // still not acknowledged: sent again
+//! assert!(ring.ack(0));
+//! assert!(!send(2, &mut ring)?); // acknowledged, unchanged: one 0 bit
+//! # Ok::<(), bitpack::Error>(())
+//! ```
 
 mod record;
 pub(crate) mod relative;
@@ -48,8 +72,9 @@ use crate::write::BitWrite;
 /// A hand-written implementation, for a position group and a health group:
 ///
 /// ```
-/// use bitpack_core::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
-/// use bitpack_core::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
+/// use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 ///
 /// #[derive(Clone, Debug, PartialEq)]
 /// struct Unit { x: i32, health: i32 }
@@ -124,7 +149,7 @@ use crate::write::BitWrite;
 /// let mut w = BitWriter::new(&mut buf);
 /// moved.write_changes(&mut w, &confirmed, &mut latest)?;
 /// assert_eq!(w.bits_written(), 1 + 10 + 1); // health unchanged: one 0 bit
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no change groups",

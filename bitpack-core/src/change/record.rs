@@ -7,6 +7,27 @@ use crate::write::BitWrite;
 /// What a sender remembers of one change group: a version that moves each
 /// time the group is written with different bits, and the fingerprint of
 /// those bits. The default record stands for "never written".
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::{Fingerprint, GroupRecord};
+///
+/// let full = Fingerprint::of(1, |s| s.write_int(100, 0, 100))?;
+/// let hurt = Fingerprint::of(1, |s| s.write_int(60, 0, 100))?;
+/// let mut latest = GroupRecord::default();
+/// latest.record(full);
+/// latest.record(full); // the same bits: the same version
+/// assert_eq!(latest.version(), 1);
+/// let confirmed = latest; // the peer acknowledged it
+/// assert!(GroupRecord::can_skip(&full, &confirmed, &latest));
+/// assert!(!GroupRecord::can_skip(&hurt, &confirmed, &latest));
+/// latest.record(hurt); // sent, not acknowledged yet
+/// assert_eq!(latest.version(), 2);
+/// // Back at full health, but the peer may hold either packet: sent again.
+/// assert!(!GroupRecord::can_skip(&full, &confirmed, &latest));
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GroupRecord {
     version: u32,
@@ -54,8 +75,9 @@ impl GroupRecord {
 /// flag, i.e. starting at `writer.bits_written() + 1`.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite};
-/// use bitpack_core::change::{Fingerprint, GroupRecord, write_tracked_flag};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite};
+/// use bitpack::change::{Fingerprint, GroupRecord, write_tracked_flag};
 ///
 /// let mut counter = BitCounter::new();
 /// let health = Fingerprint::of(1, |sink| sink.write_int(90, 0, 100))?;
@@ -66,7 +88,7 @@ impl GroupRecord {
 /// let confirmed = latest;
 /// assert!(!write_tracked_flag(&mut counter, health, &confirmed, &mut latest)?);
 /// assert_eq!(counter.bits_written(), 2);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_tracked_flag<W: BitWrite>(
@@ -88,14 +110,15 @@ pub fn write_tracked_flag<W: BitWrite>(
 /// changes). Returns whether the group's data must follow.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite};
-/// use bitpack_core::change::{Fingerprint, write_delta_flag};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite};
+/// use bitpack::change::{Fingerprint, write_delta_flag};
 ///
 /// let mut counter = BitCounter::new();
 /// let now = Fingerprint::of(1, |s| s.write_compressed_float(1.004, 0.0, 10.0, 0.01))?;
 /// let before = Fingerprint::of(1, |s| s.write_compressed_float(1.001, 0.0, 10.0, 0.01))?;
 /// assert!(!write_delta_flag(&mut counter, now, before)?);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_delta_flag<W: BitWrite>(

@@ -12,6 +12,16 @@ use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// Bits of a near difference.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::{NEAR_BITS, NEAR_MAX, NEAR_MIN, relative_int_bits};
+///
+/// assert_eq!(NEAR_MAX - NEAR_MIN + 1, 1 << NEAR_BITS);
+/// assert_eq!(relative_int_bits(100 + NEAR_MAX, 100, 0, 1023), 1 + NEAR_BITS);
+/// assert_eq!(relative_int_bits(100 + NEAR_MAX + 1, 100, 0, 1023), 1 + 10);
+/// assert_eq!(relative_int_bits(100 + NEAR_MIN, 100, 0, 1023), 1 + NEAR_BITS);
+/// ```
 pub const NEAR_BITS: u32 = 3;
 /// The smallest difference sent as near.
 pub const NEAR_MIN: i64 = -4;
@@ -22,7 +32,8 @@ pub const NEAR_MAX: i64 = 3;
 /// `[min, max]` (the ranges are not checked here).
 ///
 /// ```
-/// use bitpack_core::change::relative_int_bits;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::relative_int_bits;
 /// assert_eq!(relative_int_bits(102, 100, 0, 1023), 4);  // near: 1 + 3
 /// assert_eq!(relative_int_bits(500, 100, 0, 1023), 11); // far: 1 + 10
 /// ```
@@ -42,8 +53,9 @@ fn is_near(value: i64, baseline: i64) -> bool {
 /// A value out of range is an `Err` and writes nothing.
 ///
 /// ```
-/// use bitpack_core::{BitRead, BitReader, BitWrite, BitWriter};
-/// use bitpack_core::change::{read_relative_int, write_relative_int};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
+/// use bitpack::change::{read_relative_int, write_relative_int};
 ///
 /// let mut buf = [0u8; 4];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -54,7 +66,7 @@ fn is_near(value: i64, baseline: i64) -> bool {
 /// let mut reader = BitReader::new(&buf);
 /// assert_eq!(read_relative_int(&mut reader, 100, 0, 1023)?, 98);
 /// assert_eq!(read_relative_int(&mut reader, 100, 0, 1023)?, 700);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_relative_int<W: BitWrite>(
@@ -87,6 +99,24 @@ pub fn write_relative_int<W: BitWrite>(
 /// far value within -4..=+3 of the baseline (`NonCanonical`: the writer
 /// sends those near); on any `Err` the reader's position is unchanged.
 #[inline]
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWriter, ErrorKind};
+/// use bitpack::change::{read_relative_int, write_relative_int};
+///
+/// // 101 written far (against 500), read against 100: the writer sends it near.
+/// let mut buf = [0u8; 4];
+/// let mut writer = BitWriter::new(&mut buf);
+/// write_relative_int(&mut writer, 101, 500, 0, 1023)?;
+/// writer.finish()?;
+/// let mut reader = BitReader::new(&buf);
+/// let error = read_relative_int(&mut reader, 100, 0, 1023).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::NonCanonical);
+/// assert_eq!(reader.bits_read(), 0);
+/// assert_eq!(read_relative_int(&mut reader, 500, 0, 1023)?, 101);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 pub fn read_relative_int(reader: &mut impl BitRead, baseline: i64, min: i64, max: i64) -> Result<i64, Error> {
     let start = reader.bits_read();
     if min > max {
@@ -113,6 +143,17 @@ pub fn read_relative_int(reader: &mut impl BitRead, baseline: i64, min: i64, max
 /// Bits of the middle tier of [`write_relative_steps`] for steps of
 /// `bits` bits: about half of them, so a value that moved a little costs
 /// about half its absolute size.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::{mid_bits, relative_steps_bits};
+///
+/// // 18-bit steps (a position in [-1024, 1024] at 0.01): 10-bit differences,
+/// // -512..=511 steps, sent in 2 + 10 bits.
+/// assert_eq!(mid_bits(18), 10);
+/// assert_eq!(relative_steps_bits(100_511, 100_000, 204_800), 2 + mid_bits(18));
+/// assert_eq!(relative_steps_bits(100_512, 100_000, 204_800), 2 + 18);
+/// ```
 #[inline]
 pub const fn mid_bits(bits: u32) -> u32 {
     bits / 2 + 1
@@ -135,7 +176,8 @@ fn steps_tier(difference: i128, bits: u32) -> u32 {
 /// with at most `max_steps` (the range is not checked here).
 ///
 /// ```
-/// use bitpack_core::change::relative_steps_bits;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::relative_steps_bits;
 /// // 18-bit steps (a position in [-1024, 1024] at 0.01):
 /// assert_eq!(relative_steps_bits(100_003, 100_000, 204_800), 4); // near: 1 + 3
 /// assert_eq!(relative_steps_bits(100_300, 100_000, 204_800), 12); // mid: 2 + 10
@@ -161,8 +203,9 @@ pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
 /// `max_steps` are an `Err` and write nothing.
 ///
 /// ```
-/// use bitpack_core::{BitRead, BitReader, BitWrite, BitWriter};
-/// use bitpack_core::change::{read_relative_steps, write_relative_steps};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
+/// use bitpack::change::{read_relative_steps, write_relative_steps};
 ///
 /// let mut buf = [0u8; 8];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -175,7 +218,7 @@ pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
 /// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 100_000);
 /// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 99_700);
 /// assert_eq!(read_relative_steps(&mut reader, 100_000, 204_800)?, 99_700);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
 pub fn write_relative_steps<W: BitWrite>(
@@ -212,6 +255,26 @@ pub fn write_relative_steps<W: BitWrite>(
 /// whatever the difference when it has no baseline. On any `Err` the
 /// reader's position is unchanged.
 #[inline(always)]
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWriter, ErrorKind};
+/// use bitpack::change::{read_relative_steps, write_relative_steps};
+///
+/// let mut buf = [0u8; 8];
+/// let mut writer = BitWriter::new(&mut buf);
+/// write_relative_steps(&mut writer, 5_000, Some(4_990), 204_800)?; // mid tier: 2 + 10 bits
+/// writer.finish()?;
+/// let mut reader = BitReader::new(&buf);
+/// assert_eq!(read_relative_steps(&mut reader, 4_990, 204_800)?, 5_000);
+/// // The same bits against another baseline: 10 steps past `max_steps`,
+/// // refused, and the reader stays where it was.
+/// let mut reader = BitReader::new(&buf);
+/// let error = read_relative_steps(&mut reader, 204_800, 204_800).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::OutOfRange);
+/// assert_eq!(reader.bits_read(), 0);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 pub fn read_relative_steps(reader: &mut impl BitRead, baseline: u64, max_steps: u64) -> Result<u64, Error> {
     read_steps(reader, StepsBaseline::Maybe(baseline), max_steps)
 }

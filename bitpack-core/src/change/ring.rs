@@ -4,7 +4,8 @@
 /// of it), so numbering may wrap past 65535.
 ///
 /// ```
-/// use bitpack_core::change::sequence_newer;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::sequence_newer;
 /// assert!(sequence_newer(5, 3));
 /// assert!(sequence_newer(2, 65530)); // wrapped
 /// assert!(!sequence_newer(65530, 2));
@@ -30,7 +31,8 @@ pub const fn sequence_newer(a: u16, b: u16) -> bool {
 /// (`N` slots), so it allocates nothing itself.
 ///
 /// ```
-/// use bitpack_core::SnapshotRing;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::SnapshotRing;
 ///
 /// let mut ring: SnapshotRing<u32, 4> = SnapshotRing::new();
 /// ring.insert(65535, 10);

@@ -12,7 +12,8 @@ use super::record::GroupRecord;
 /// type's groups does not break it.
 ///
 /// ```
-/// use bitpack_core::change::GroupTracker;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::change::GroupTracker;
 ///
 /// let tracker: GroupTracker<40> = GroupTracker::default();
 /// assert!(tracker.records.iter().all(|record| record.version() == 0));

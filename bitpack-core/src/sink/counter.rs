@@ -8,13 +8,14 @@ use crate::error::{Error, ErrorKind};
 /// for lack of space.
 ///
 /// ```
-/// use bitpack_core::{BitCounter, BitWrite};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitCounter, BitWrite};
 /// let mut counter = BitCounter::new();
 /// counter.write_u8(1)?;
 /// counter.write_align()?;
 /// counter.write_bytes(b"abc")?;
 /// assert_eq!(counter.bits_written(), 32);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BitCounter {

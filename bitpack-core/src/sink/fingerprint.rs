@@ -4,12 +4,43 @@ use super::BitSink;
 use crate::error::{Error, ErrorKind};
 
 /// Bits a [`Fingerprint`] keeps exactly; later bits are hashed.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::{EXACT_BITS, Fingerprint};
+///
+/// // Two groups alike in their first EXACT_BITS bits, different after them.
+/// let group = |last: bool| {
+///     Fingerprint::of(0, |s| {
+///         for _ in 0..EXACT_BITS { s.write_bool(true)?; }
+///         s.write_bool(last)
+///     })
+/// };
+/// assert_eq!(group(true)?.len(), EXACT_BITS as u64 + 1);
+/// assert_ne!(group(true)?, group(false)?); // told apart by the hash of what follows
+/// assert_eq!(group(true)?, group(true)?);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 pub const EXACT_BITS: usize = 128;
 
 /// What a group wrote, in a fixed 32 bytes: its length, its first 128 bits
 /// exactly and a hash of the rest. Two groups of at most 128 bits have equal
 /// fingerprints exactly when they wrote the same bits; longer groups compare
 /// by a 64-bit hash of what follows the first 128 bits.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::Fingerprint;
+///
+/// // Alignment depends on where the group starts: so does the fingerprint.
+/// let at = |start| Fingerprint::of(start, |s| s.write_bytes(&[1, 2]));
+/// assert_eq!(at(3)?, at(3)?);
+/// assert_eq!(at(3)?.len(), 5 + 16);
+/// assert_ne!(at(3)?, at(4)?);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fingerprint {
     exact: u128,
@@ -22,8 +53,9 @@ impl Fingerprint {
     /// `start` (alignment padding depends on the position).
     ///
     /// ```
-    /// use bitpack_core::BitWrite;
-    /// use bitpack_core::change::Fingerprint;
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::BitWrite;
+    /// use bitpack::change::Fingerprint;
     ///
     /// let a = Fingerprint::of(0, |sink| sink.write_int(7, 0, 100))?;
     /// let b = Fingerprint::of(0, |sink| sink.write_int(7, 0, 100))?;
@@ -33,7 +65,7 @@ impl Fingerprint {
     /// assert_eq!(a.len(), 7);
     /// // The sink validates like the writer: out of range is an `Err`.
     /// assert!(Fingerprint::of(0, |sink| sink.write_int(101, 0, 100)).is_err());
-    /// # Ok::<(), bitpack_core::Error>(())
+    /// # Ok::<(), bitpack::Error>(())
     /// ```
     #[inline]
     pub fn of(
@@ -64,15 +96,16 @@ impl Fingerprint {
 /// hashes the rest.
 ///
 /// ```
-/// use bitpack_core::BitWrite;
-/// use bitpack_core::change::BitFingerprint;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::BitWrite;
+/// use bitpack::change::BitFingerprint;
 ///
 /// let mut sink = BitFingerprint::starting_at(3);
 /// sink.write_u8(0xAB)?;
 /// sink.write_align()?; // pads to bit 16 as a writer at bit 3 would
 /// assert_eq!(sink.bits_written(), 16);
 /// assert_eq!(sink.finish().len(), 13);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct BitFingerprint {

@@ -7,14 +7,15 @@ use crate::error::{Error, ErrorKind};
 /// 32-bit little-endian words as the reference does. Never allocates.
 ///
 /// ```
-/// use bitpack_core::{BitWrite, BitWriter};
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitWrite, BitWriter};
 /// let mut buf = [0u8; 8];
 /// let mut writer = BitWriter::new(&mut buf);
 /// writer.write_bits(5, 3)?;
 /// writer.write_u8(0xA5)?;
 /// let used = writer.finish()?;
 /// assert_eq!(&buf[..used], &[0x2D, 0x05]);
-/// # Ok::<(), bitpack_core::Error>(())
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[derive(Debug)]
 pub struct BitWriter<'a> {

@@ -30,14 +30,15 @@ const MAX_LISTED: i32 = 4;
 /// shorter one applies, so every value has one encoding.
 ///
 /// ```
-/// use bitpack_core::sync::Acks;
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::sync::Acks;
 ///
 /// let acks = Acks::new(70, !0b101); // 70 held; 69 and 67 not
 /// assert!(acks.contains(70) && acks.contains(68) && !acks.contains(69));
-/// assert_eq!(bitpack_core::measure(&acks)?, 1 + 16 + 1 + 3 + 2 * 7);
-/// let bytes = bitpack_core::encode(&acks)?;
-/// assert_eq!(bitpack_core::decode::<Acks>(&bytes)?, acks);
-/// # Ok::<(), bitpack_core::Error>(())
+/// assert_eq!(bitpack::measure(&acks)?, 1 + 16 + 1 + 3 + 2 * 7);
+/// let bytes = bitpack::encode(&acks)?;
+/// assert_eq!(bitpack::decode::<Acks>(&bytes)?, acks);
+/// # Ok::<(), bitpack::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Acks {

@@ -22,10 +22,11 @@
 //! ## A server and a client
 //!
 //! ```
+//! # extern crate bitpack_core as bitpack;
 //! use std::collections::BTreeMap;
-//! use bitpack_core::sync::{Acks, Receiver, Sender};
-//! # use bitpack_core::__private::{self as p, keyed::{self, Budget}};
-//! # use bitpack_core::{BitPack, BitRead, BitReader, BitWrite, ChangeGroups, Error};
+//! use bitpack::sync::{Acks, Receiver, Sender};
+//! # use bitpack::__private::{self as p, keyed::{self, Budget}};
+//! # use bitpack::{BitPack, BitRead, BitReader, BitWrite, ChangeGroups, Error};
 //!
 //! // An arena: the round, and its units by id. With the derive this is
 //! //
@@ -153,8 +154,8 @@
 //!             assert_eq!(seen.units.len(), arena.units.len());
 //!         }
 //!         // Client -> server: what it holds.
-//!         let acks = bitpack_core::encode(&receiver.acks())?;
-//!         sender.ack(&bitpack_core::decode::<Acks>(&acks)?);
+//!         let acks = bitpack::encode(&receiver.acks())?;
+//!         sender.ack(&bitpack::decode::<Acks>(&acks)?);
 //!     }
 //! }
 //! // The last packet was lost: the next one catches the client up.
@@ -165,7 +166,7 @@
 //! // Nothing changed since the acknowledged state: a few bytes.
 //! let len = sender.write(&arena, &mut datagram)?;
 //! assert_eq!(len, 8);
-//! # Ok::<(), bitpack_core::Error>(())
+//! # Ok::<(), bitpack::Error>(())
 //! ```
 //!
 //! ## What goes on the wire

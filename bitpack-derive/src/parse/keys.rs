@@ -3,7 +3,8 @@
 //! attribute's keys against them: unknown, misplaced, reserved and
 //! duplicated keys are recorded and the rest of the attribute is still
 //! read. To add a key, add a row here and a field to `FieldAttrs` or
-//! `ContainerAttrs` (in `attrs`).
+//! `ContainerAttrs` (in `attrs`), and a line to `docs/attributes.md` (the
+//! summary on the derive's page; the tests below check it lists every key).
 
 use crate::errors::Errors;
 use crate::parse::value::Value;
@@ -234,4 +235,111 @@ pub fn take_path(found: &mut Found, name: &str) -> Option<(Ident, Path)> {
 /// whole attribute point.
 pub fn attr_ident(attr: &Attribute) -> Ident {
     attr.path().get_ident().cloned().unwrap_or_else(|| Ident::new("attribute", attr.span()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BITPACK_KEYS, BITS_KEYS, Key, Place, QUANTIZE_KEYS, Status};
+
+    /// The summary on the derive's page (`#[derive(BitPack)]`'s docs).
+    const SUMMARY: &str = include_str!("../../docs/attributes.md");
+
+    /// The attribute forms the summary lists (`#[bits(min = A, max = B)]`),
+    /// each with whether it is under "On the type:".
+    fn forms() -> Vec<(&'static str, Place)> {
+        let mut place = Place::Field;
+        let mut forms = Vec::new();
+        for line in SUMMARY.lines() {
+            if line.starts_with("On the type:") {
+                place = Place::Container;
+            }
+            let Some(rest) = line.strip_prefix("- `#[") else { continue };
+            let form = &rest[..rest.find("]`").expect("a form ends with ]`")];
+            forms.push((form, place));
+        }
+        forms
+    }
+
+    /// `bits(min = A, max = B)` -> ("bits", ["min", "max"]); nested
+    /// arguments (`adaptive(group = name)`) count as their outer key.
+    fn attr_and_keys(form: &str) -> (&str, Vec<&str>) {
+        let Some((name, args)) = form.strip_suffix(')').and_then(|form| form.split_once('(')) else {
+            return (form, Vec::new());
+        };
+        let (mut keys, mut depth, mut start) = (Vec::new(), 0, 0);
+        for (at, c) in args.char_indices().chain([(args.len(), ',')]) {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                ',' if depth == 0 => {
+                    let part = args[start..at].trim();
+                    keys.push(
+                        &part[..part.find(|c: char| !c.is_alphanumeric() && c != '_').unwrap_or(part.len())],
+                    );
+                    start = at + 1;
+                }
+                _ => {}
+            }
+        }
+        (name, keys)
+    }
+
+    fn table(attr: &str) -> &'static [Key] {
+        match attr {
+            "bits" => BITS_KEYS,
+            "quantize" => QUANTIZE_KEYS,
+            "bitpack" => BITPACK_KEYS,
+            other => panic!("the summary lists #[{other}], which the derive does not read"),
+        }
+    }
+
+    #[test]
+    fn the_summary_lists_every_key_where_it_goes() {
+        let forms = forms();
+        for (attr, keys) in [("bits", BITS_KEYS), ("quantize", QUANTIZE_KEYS), ("bitpack", BITPACK_KEYS)] {
+            for key in keys.iter().filter(|key| key.status == Status::Ready) {
+                let places: &[Place] = match key.place {
+                    Place::Either => &[Place::Field, Place::Container],
+                    Place::Field => &[Place::Field],
+                    Place::Container => &[Place::Container],
+                };
+                for place in places {
+                    let listed = forms.iter().any(|(form, at)| {
+                        let (name, keys) = attr_and_keys(form);
+                        at == place && name == attr && keys.contains(&key.name)
+                    });
+                    let section = if *place == Place::Field { "On fields" } else { "On the type" };
+                    assert!(
+                        listed,
+                        "docs/attributes.md lists no #[{attr}({}...)] under \"{section}:\"",
+                        key.name
+                    );
+                }
+            }
+        }
+        for form in ["change_group", "change_group(name)"] {
+            assert!(forms.contains(&(form, Place::Field)), "docs/attributes.md lists no #[{form}] on fields");
+        }
+    }
+
+    #[test]
+    fn the_summary_lists_only_keys_the_derive_reads() {
+        for (form, place) in forms() {
+            let (attr, keys) = attr_and_keys(form);
+            if attr == "change_group" {
+                assert!(place == Place::Field && keys.len() <= 1, "#[{form}] is one group name on a field");
+                continue;
+            }
+            assert!(!keys.is_empty(), "#[{form}] names no key");
+            for name in keys {
+                let key = table(attr).iter().find(|key| key.name == name);
+                let key = key.unwrap_or_else(|| panic!("#[{form}]: #[{attr}] has no key `{name}`"));
+                assert!(key.status == Status::Ready, "#[{form}]: `{name}` is not supported yet");
+                assert!(
+                    key.place == place || key.place == Place::Either,
+                    "#[{form}] is listed in the wrong place"
+                );
+            }
+        }
+    }
 }
