@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[derive(BitPack, Clone, Debug, PartialEq)]
@@ -74,7 +74,7 @@ fn write_by_hand<W: BitWrite>(o: &Object, w: &mut W) -> Result<(), Error> {
 }
 
 #[inline]
-fn read_by_hand<R: BitRead>(r: &mut R) -> Result<Object, Error> {
+fn read_by_hand(r: &mut BitReader<'_>) -> Result<Object, Error> {
     let out_of_range = |r: &BitReader<'_>| Error::new(bitpack::ErrorKind::OutOfRange, r.bits_read());
     Ok(Object {
         alive: r.read_bool()?,
