@@ -5,7 +5,7 @@ use crate::read::BitRead;
 use crate::write::BitWrite;
 
 /// A type with a bit-exact wire layout: written to any [`BitWrite`] sink and
-/// read back from a [`BitReader`].
+/// read back from any [`BitRead`] source, such as a [`crate::BitReader`].
 ///
 /// Implemented by the core for `bool`, every integer (full range), `f32`
 /// and `f64` (raw bits), arrays, tuples, `Option`, `Box`, `Rc`, `Arc` and

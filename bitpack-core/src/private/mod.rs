@@ -245,7 +245,7 @@ pub fn write_len<W: BitWrite>(writer: &mut W, len: usize, max_len: usize) -> Res
 /// elements of at least `min_element_bits` bits each can still be in the
 /// input. It claims nothing from the reader's allocation budget (it does
 /// not know the elements' size): a caller that allocates `len` elements
-/// claims them first ([`BitReader::claim_allocation`]), as [`read_vec`]
+/// claims them first ([`BitRead::claim_allocation`]), as [`read_vec`]
 /// does.
 #[inline(always)]
 pub fn read_len(reader: &mut impl BitRead, max_len: usize, min_element_bits: usize) -> Result<usize, Error> {
