@@ -7,24 +7,24 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bitpack::sync::{Receiver, Sender};
-use bitpack_benches::churn::{self, Entities, World};
+use bitpack_benches::churn::{self, World};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// One client's sender and receiver, stepping through the worlds.
-struct Client<E> {
-    sender: Sender<World<E>>,
-    receiver: Receiver<World<E>>,
+struct Client<W> {
+    sender: Sender<W>,
+    receiver: Receiver<W>,
     next: usize,
     buf: Vec<u8>,
 }
 
-impl<E: Entities> Client<E> {
+impl<W: World> Client<W> {
     fn new() -> Self {
         Client { sender: Sender::new(), receiver: Receiver::new(), next: 0, buf: vec![0u8; 1 << 16] }
     }
 
     /// Sends the next world; returns the time of the write and of the read.
-    fn tick(&mut self, worlds: &[World<E>]) -> (Duration, Duration) {
+    fn tick(&mut self, worlds: &[W]) -> (Duration, Duration) {
         let world = &worlds[self.next % worlds.len()];
         self.next += 1;
         let start = Instant::now();
@@ -38,11 +38,7 @@ impl<E: Entities> Client<E> {
     }
 }
 
-fn timed<E: Entities>(
-    worlds: &[World<E>],
-    iters: u64,
-    pick: fn((Duration, Duration)) -> Duration,
-) -> Duration {
+fn timed<W: World>(worlds: &[W], iters: u64, pick: fn((Duration, Duration)) -> Duration) -> Duration {
     let mut client = Client::new();
     // Warm the rings and buffers up first.
     for _ in 0..64 {

@@ -2,18 +2,15 @@
 //! despawn (about 1% of each per tick), keyed by entity id, and sent to a
 //! client by `bitpack::sync` over a lossy link.
 //!
-//! The dataset's [`Entity`] derives its change groups; the world around it
-//! is written by hand in the shape the derive is to generate for a keyed
-//! collection (`#[change_group] #[bitpack(max_len = 1024, spawn = ..)]
-//! entities: BTreeMap<u16, Entity>`), once over [`Entities`] so the
-//! `BTreeMap` and the key-sorted `Vec` forms share it.
+//! The world is derived: its tick (a change group) and its entities, a
+//! keyed collection (`#[change_group] #[bitpack(max_len = 1024, spawn =
+//! ..)]`), in a `BTreeMap` by id ([`MapWorld`]) or a `Vec` sorted by the
+//! entities' `#[bitpack(key)]` id ([`VecWorld`]).
 
 use std::collections::BTreeMap;
 
-use bitpack::__private::keyed::{self, Budget};
-use bitpack::__private::{BitFingerprint, GroupTracker, delta_group, schema, sum, tracked_group};
 use bitpack::sync::{Acks, Receiver, Sender};
-use bitpack::{BitPack, BitRead, BitWrite, ChangeGroups, Error};
+use bitpack::{BitPack, BitWrite, ChangeGroups, Error};
 
 use crate::dataset::{self, ENTITIES, Entity, EntityFlags, EntityKind, HEALTH_MAX};
 use crate::rng::SplitMix64;
@@ -42,216 +39,50 @@ pub fn spawn_baseline() -> Entity {
     }
 }
 
-// What `#[bitpack(key)]` on `Entity::id` is to generate.
-impl keyed::KeyField for Entity {
-    type Key = u16;
-    fn key(&self) -> u16 {
-        self.id
-    }
+/// One tick of the world with its entities in a `BTreeMap` by id.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+pub struct MapWorld {
+    /// Coded against the baseline's tick (a few ticks on): 4 bits, not 32.
+    #[change_group(clock)]
+    #[bits(min = 0, max = u32::MAX)]
+    #[bitpack(relative)]
+    pub tick: u32,
+    #[change_group]
+    #[bitpack(max_len = MAX_ENTITIES, spawn = spawn_baseline)]
+    pub entities: BTreeMap<u16, Entity>,
 }
 
-/// The key a sorted `Vec`'s code passes.
-const ENTITY_ID: fn(&Entity) -> u16 = <Entity as keyed::KeyField>::key;
+/// The same world with its entities in a `Vec` sorted by id.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+pub struct VecWorld {
+    /// Coded against the baseline's tick (a few ticks on): 4 bits, not 32.
+    #[change_group(clock)]
+    #[bits(min = 0, max = u32::MAX)]
+    #[bitpack(relative)]
+    pub tick: u32,
+    #[change_group]
+    #[bitpack(max_len = MAX_ENTITIES, spawn = spawn_baseline)]
+    pub entities: Vec<Entity>,
+}
 
-/// A keyed collection of entities: a `BTreeMap` by id, or a `Vec` sorted by
-/// id. Each method is the keyed runtime call generated code makes.
-pub trait Entities: Clone + PartialEq + core::fmt::Debug + Sized {
-    const MAX_BITS: usize;
-    const MIN_BITS: usize;
-    const SCHEMA: u64;
-    /// The collection of `map`'s entities.
-    fn from_map(map: &BTreeMap<u16, Entity>) -> Self;
+/// Either form of the world, as the replication functions take it.
+pub trait World: ChangeGroups + Clone + PartialEq + core::fmt::Debug {
+    /// Entities in the world.
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error>;
-    fn read<R: BitRead>(reader: &mut R) -> Result<Self, Error>;
-    fn write_delta<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error>;
-    fn read_delta<R: BitRead>(base: &Self, reader: &mut R) -> Result<Self, Error>;
-    fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error>;
 }
 
-impl Entities for BTreeMap<u16, Entity> {
-    const MAX_BITS: usize = keyed::map::max_bits::<u16, Entity>(MAX_ENTITIES);
-    const MIN_BITS: usize = keyed::map::min_bits(MAX_ENTITIES);
-    const SCHEMA: u64 = keyed::map::schema::<u16, Entity>(MAX_ENTITIES);
-    fn from_map(map: &BTreeMap<u16, Entity>) -> Self {
-        map.clone()
-    }
+impl World for MapWorld {
     fn len(&self) -> usize {
-        BTreeMap::len(self)
-    }
-    fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        keyed::map::write(writer, self, MAX_ENTITIES, budget)
-    }
-    fn read<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
-        keyed::map::read(reader, MAX_ENTITIES)
-    }
-    fn write_delta<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error> {
-        keyed::map::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, budget)
-    }
-    fn read_delta<R: BitRead>(base: &Self, reader: &mut R) -> Result<Self, Error> {
-        keyed::map::read_delta(reader, base, MAX_ENTITIES, spawn_baseline)
-    }
-    fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        keyed::map::sent_state(self, base, budget)
+        self.entities.len()
     }
 }
 
-impl Entities for Vec<Entity> {
-    const MAX_BITS: usize = keyed::sorted_vec::max_bits::<u16, Entity>(MAX_ENTITIES);
-    const MIN_BITS: usize = keyed::sorted_vec::min_bits(MAX_ENTITIES);
-    const SCHEMA: u64 = keyed::sorted_vec::schema::<u16, Entity>(MAX_ENTITIES);
-    fn from_map(map: &BTreeMap<u16, Entity>) -> Self {
-        map.values().copied().collect()
-    }
+impl World for VecWorld {
     fn len(&self) -> usize {
-        <[Entity]>::len(self)
-    }
-    fn write<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        keyed::sorted_vec::write(writer, self, MAX_ENTITIES, ENTITY_ID, budget)
-    }
-    fn read<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
-        keyed::sorted_vec::read(reader, MAX_ENTITIES, ENTITY_ID)
-    }
-    fn write_delta<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error> {
-        keyed::sorted_vec::write_delta(writer, self, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID, budget)
-    }
-    fn read_delta<R: BitRead>(base: &Self, reader: &mut R) -> Result<Self, Error> {
-        keyed::sorted_vec::read_delta(reader, base, MAX_ENTITIES, spawn_baseline, ENTITY_ID)
-    }
-    fn sent_state(&self, base: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        keyed::sorted_vec::sent_state(self, base.map(Vec::as_slice), ENTITY_ID, budget)
-    }
-}
-
-/// One tick of the world: its number (a change group) and its entities (a
-/// keyed collection).
-#[derive(Clone, Debug, PartialEq)]
-pub struct World<E> {
-    pub tick: u32,
-    pub entities: E,
-}
-
-/// The world with its entities in a `BTreeMap`.
-pub type MapWorld = World<BTreeMap<u16, Entity>>;
-/// The world with its entities in a `Vec` sorted by id.
-pub type VecWorld = World<Vec<Entity>>;
-
-impl<E: Entities> World<E> {
-    fn write_whole<W: BitWrite>(&self, writer: &mut W, budget: Option<&mut Budget>) -> Result<(), Error> {
-        writer.write_u32(self.tick)?;
-        self.entities.write(writer, budget)
-    }
-
-    fn write_changed<W: BitWrite>(
-        &self,
-        base: &Self,
-        writer: &mut W,
-        budget: Option<&mut Budget>,
-    ) -> Result<(), Error> {
-        if delta_group(
-            writer,
-            |w: &mut BitFingerprint| w.write_u32(self.tick),
-            |w: &mut BitFingerprint| w.write_u32(base.tick),
-        )? {
-            writer.write_u32(self.tick)?;
-        }
-        self.entities.write_delta(&base.entities, writer, budget)
-    }
-}
-
-impl<E: Entities> BitPack for World<E> {
-    const MAX_BITS: usize = sum(&[32, E::MAX_BITS]);
-    const MIN_BITS: usize = sum(&[32, E::MIN_BITS]);
-    const SCHEMA: u64 = schema::sequence(&[<u32 as BitPack>::SCHEMA, E::SCHEMA]);
-
-    fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        self.write_whole(writer, None)
-    }
-
-    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
-        Ok(World { tick: reader.read_u32()?, entities: E::read(reader)? })
-    }
-}
-
-impl<E: Entities> ChangeGroups for World<E> {
-    type Tracker = GroupTracker<2, ()>;
-    type Changes = (Option<u32>, Option<E>);
-
-    fn write_changes<W: BitWrite>(
-        &self,
-        writer: &mut W,
-        confirmed: &Self::Tracker,
-        latest: &mut Self::Tracker,
-    ) -> Result<(), Error> {
-        let tick = |w: &mut BitFingerprint| w.write_u32(self.tick);
-        if tracked_group(writer, &confirmed.records[0], &mut latest.records[0], tick)? {
-            writer.write_u32(self.tick)?;
-        }
-        let entities = |w: &mut BitFingerprint| self.entities.write(w, None);
-        if tracked_group(writer, &confirmed.records[1], &mut latest.records[1], entities)? {
-            self.entities.write(writer, None)?;
-        }
-        Ok(())
-    }
-
-    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, Error> {
-        let tick = if reader.read_bool()? { Some(reader.read_u32()?) } else { None };
-        let entities = if reader.read_bool()? { Some(E::read(reader)?) } else { None };
-        Ok((tick, entities))
-    }
-
-    fn apply_changes(&mut self, (tick, entities): Self::Changes) {
-        if let Some(tick) = tick {
-            self.tick = tick;
-        }
-        if let Some(entities) = entities {
-            self.entities = entities;
-        }
-    }
-
-    fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), Error> {
-        self.write_changed(baseline, writer, None)
-    }
-
-    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error> {
-        let tick = if reader.read_bool()? { reader.read_u32()? } else { baseline.tick };
-        Ok(World { tick, entities: E::read_delta(&baseline.entities, reader)? })
-    }
-
-    fn write_to_within<W: BitWrite>(&self, writer: &mut W, budget: &mut Budget) -> Result<(), Error> {
-        self.write_whole(writer, Some(budget))
-    }
-
-    fn write_delta_within<W: BitWrite>(
-        &self,
-        baseline: &Self,
-        writer: &mut W,
-        budget: &mut Budget,
-    ) -> Result<(), Error> {
-        self.write_changed(baseline, writer, Some(budget))
-    }
-
-    fn sent_state(&self, baseline: Option<&Self>, budget: &mut Budget) -> Result<Self, Error> {
-        let entities = self.entities.sent_state(baseline.map(|b| &b.entities), budget)?;
-        Ok(World { tick: self.tick, entities })
+        self.entities.len()
     }
 }
 
@@ -290,14 +121,17 @@ pub fn generate(ticks: usize) -> Vec<MapWorld> {
             }
         }
         let entities = bodies.iter().map(|(id, body)| (*id, body.entity)).collect();
-        worlds.push(World { tick: 90_000 + tick as u32, entities });
+        worlds.push(MapWorld { tick: 90_000 + tick as u32, entities });
     }
     worlds
 }
 
 /// The same worlds with their entities in sorted `Vec`s.
 pub fn as_vecs(worlds: &[MapWorld]) -> Vec<VecWorld> {
-    worlds.iter().map(|world| World { tick: world.tick, entities: Vec::from_map(&world.entities) }).collect()
+    worlds
+        .iter()
+        .map(|world| VecWorld { tick: world.tick, entities: world.entities.values().copied().collect() })
+        .collect()
 }
 
 /// How one client's link treats the packets and the acks.
@@ -334,10 +168,10 @@ impl ClientRun {
 
 /// Sends `worlds` to one client over `link`, from a fixed seed; checks
 /// that each decoded world has the entities the sender recorded for it.
-pub fn replicate<E: Entities>(worlds: &[World<E>], link: Link, seed: u64) -> Result<ClientRun, Error> {
+pub fn replicate<W: World>(worlds: &[W], link: Link, seed: u64) -> Result<ClientRun, Error> {
     let mut rng = SplitMix64::new(seed);
-    let mut sender: Sender<World<E>> = Sender::new();
-    let mut receiver: Receiver<World<E>> = Receiver::new();
+    let mut sender: Sender<W> = Sender::new();
+    let mut receiver: Receiver<W> = Receiver::new();
     let mut buf = vec![0u8; link.datagram];
     let mut acks_in_flight: Vec<(usize, Acks)> = Vec::new();
     let mut run = ClientRun::default();
@@ -357,8 +191,7 @@ pub fn replicate<E: Entities>(worlds: &[World<E>], link: Link, seed: u64) -> Res
         }
         if let Some(decoded) = receiver.read(&buf[..used])? {
             run.decoded += 1;
-            let sent = sender.sent(sequence).map(|sent| sent.entities.len());
-            if sent != Some(decoded.entities.len()) {
+            if sender.sent(sequence).map(W::len) != Some(decoded.len()) {
                 return Err(Error::new(bitpack::ErrorKind::OutOfRange, 0));
             }
         }
@@ -370,9 +203,9 @@ pub fn replicate<E: Entities>(worlds: &[World<E>], link: Link, seed: u64) -> Res
 }
 
 /// Bytes of a packet for a world the client already holds.
-pub fn unchanged_bytes<E: Entities>(world: &World<E>) -> Result<usize, Error> {
-    let mut sender: Sender<World<E>> = Sender::new();
-    let mut receiver: Receiver<World<E>> = Receiver::new();
+pub fn unchanged_bytes<W: World>(world: &W) -> Result<usize, Error> {
+    let mut sender: Sender<W> = Sender::new();
+    let mut receiver: Receiver<W> = Receiver::new();
     let mut buf = vec![0u8; 1 << 16];
     let used = sender.write(world, &mut buf)?;
     receiver.read(&buf[..used])?;
@@ -392,13 +225,60 @@ pub struct Breakdown {
     /// ones' against the spawn baseline.
     pub changed_bytes: f64,
     pub spawned_bytes: f64,
-    /// Bytes of the keys (adaptive gaps) and of the changed/removed bits.
+    /// Bytes that place the items as the wire does: the baseline's touched
+    /// entries as a list of rank gaps or a mark per entry (the fewer bits),
+    /// the new entries' count and their keys as gaps among themselves.
+    pub place_bytes: f64,
+    /// Bytes the keys took as adaptive gaps in one list of every item (the
+    /// wire before), and the changed/removed bits.
     pub key_bytes: f64,
     pub kind_bytes: f64,
     /// Bytes the keys of changed and removed entities would take as
     /// adaptive gaps in the baseline's order (how many baseline entries
     /// each skips) instead of key gaps: an alternative wire, measured.
     pub rank_gap_bytes: f64,
+    /// Bytes of another alternative: a bitmap over the baseline's entries
+    /// (one bit each: touched or not), and the new entries' keys as gaps
+    /// with their count (11 bits).
+    pub bitmap_bytes: f64,
+    /// Bytes the changed entities' motion floats would save if their
+    /// middle relative tier covered a declared per-tick span (position
+    /// 0.7, velocity 0.5, yaw 0.1: 8, 7 and 8 bits) instead of about half
+    /// their bits (10, 8 and 7): an estimate from their steps.
+    pub span_saving_bytes: f64,
+}
+
+/// Bits of a quantized float's relative tiers for a difference of
+/// `difference` steps: near (-4..=3), a middle tier of `mid` bits, or the
+/// `bits` of the steps.
+fn tier_bits(difference: i64, mid: u32, bits: u32) -> u32 {
+    if (-4..=3).contains(&difference) {
+        4
+    } else if difference.unsigned_abs() < 1 << (mid - 1) {
+        2 + mid
+    } else {
+        2 + bits
+    }
+}
+
+/// The bits [`Breakdown::span_saving_bytes`] counts for one moved entity
+/// (negative where a declared span is too narrow for a move).
+fn span_saving_bits(now: &Entity, then: &Entity) -> i64 {
+    let steps = |value: f32, (min, _, res): (f32, f32, f32)| ((value - min) / res).round() as i64;
+    let mut saved = 0;
+    // (range, bits of the steps, today's middle tier, the declared span's)
+    let axes = [(dataset::POSITION_RANGE, 18, 10, 8), (dataset::VELOCITY_RANGE, 14, 8, 7)];
+    for (index, (range, bits, today, declared)) in axes.iter().enumerate() {
+        let (now_axes, then_axes) =
+            if index == 0 { (now.position, then.position) } else { (now.velocity, then.velocity) };
+        for (a, b) in now_axes.iter().zip(&then_axes) {
+            let difference = steps(*a, *range) - steps(*b, *range);
+            saved += i64::from(tier_bits(difference, *today, *bits))
+                - i64::from(tier_bits(difference, *declared, *bits));
+        }
+    }
+    let difference = steps(now.yaw, dataset::YAW_RANGE) - steps(then.yaw, dataset::YAW_RANGE);
+    saved + i64::from(tier_bits(difference, 7, 13)) - i64::from(tier_bits(difference, 8, 13))
 }
 
 /// The [`Breakdown`] of `worlds`.
@@ -415,12 +295,18 @@ pub fn breakdown(worlds: &[MapWorld]) -> Result<Breakdown, Error> {
         ids.sort_unstable();
         ids.dedup();
         let (mut previous, mut previous_rank) = (None, None);
+        let mut previous_new = None;
+        let (mut list_bits, mut new_bits) = (11, 11 + 1);
+        sum.bitmap_bytes += (then.len() + 11) as f64 / 8.0;
         for id in ids {
             let mut counter = BitCounter::new();
             match (now.get(&id), then.get(&id)) {
                 (Some(now), Some(then)) if now == then => continue,
                 (Some(now), Some(then)) => {
                     sum.changed += 1.0;
+                    if (now.position, now.velocity, now.yaw) != (then.position, then.velocity, then.yaw) {
+                        sum.span_saving_bytes += span_saving_bits(now, then) as f64 / 8.0;
+                    }
                     now.write_delta(then, &mut counter)?;
                     sum.changed_bytes += counter.bits_written() as f64 / 8.0;
                     sum.kind_bytes += 1.0 / 8.0;
@@ -441,11 +327,17 @@ pub fn breakdown(worlds: &[MapWorld]) -> Result<Breakdown, Error> {
             if let Some(&rank) = ranks.get(&id) {
                 let gap = previous_rank.map_or(rank, |previous: u16| rank - previous - 1);
                 sum.rank_gap_bytes += adaptive_bits(gap, NonNegative)? as f64 / 8.0;
+                list_bits += adaptive_bits(u64::from(gap), NonNegative)?;
                 previous_rank = Some(rank);
             } else {
                 sum.rank_gap_bytes += adaptive_bits(gap, NonNegative)? as f64 / 8.0;
+                let gap = previous_new.map_or(id, |previous: u16| id - previous - 1);
+                sum.bitmap_bytes += adaptive_bits(gap, NonNegative)? as f64 / 8.0;
+                new_bits += adaptive_bits(gap, NonNegative)?;
+                previous_new = Some(id);
             }
         }
+        sum.place_bytes += (list_bits.min(then.len()) + new_bits) as f64 / 8.0;
     }
     let ticks = worlds.len().saturating_sub(1).max(1) as f64;
     Ok(Breakdown {
@@ -454,8 +346,11 @@ pub fn breakdown(worlds: &[MapWorld]) -> Result<Breakdown, Error> {
         despawned: sum.despawned / ticks,
         changed_bytes: sum.changed_bytes / ticks,
         spawned_bytes: sum.spawned_bytes / ticks,
+        place_bytes: sum.place_bytes / ticks,
         key_bytes: sum.key_bytes / ticks,
         kind_bytes: sum.kind_bytes / ticks,
         rank_gap_bytes: sum.rank_gap_bytes / ticks,
+        bitmap_bytes: sum.bitmap_bytes / ticks,
+        span_saving_bytes: sum.span_saving_bytes / ticks,
     })
 }

@@ -148,9 +148,10 @@ pub struct EntityFlags {
     BitPack,
 )]
 pub struct Entity {
-    /// 0..=4095.
+    /// 0..=4095; the key of a `Vec` of entities sorted by id (issue 13).
     #[change_group(identity)]
     #[bits(min = 0, max = ID_MAX)]
+    #[bitpack(key)]
     pub id: u16,
     #[change_group(identity)]
     pub kind: EntityKind,

@@ -44,7 +44,7 @@ fn the_quoted_sizes_hold() {
         assert!(run.largest <= link.datagram);
         means.push(format!("{:.1}", run.mean()));
     }
-    assert_eq!(means, ["1213.6", "1229.5", "1568.9", "1170.2"]);
+    assert_eq!(means, ["1126.6", "1141.3", "1459.2", "1093.0"]);
     assert_eq!(churn::unchanged_bytes(&worlds[0]), Ok(8));
 }
 
@@ -59,10 +59,16 @@ fn the_quoted_breakdown_holds() {
         parts.spawned,
         parts.spawned_bytes,
         parts.despawned,
+        parts.place_bytes,
         parts.key_bytes,
         parts.kind_bytes,
         parts.rank_gap_bytes,
+        parts.bitmap_bytes,
+        parts.span_saving_bytes,
     ]
     .map(|figure| format!("{figure:.1}"));
-    assert_eq!(figures, ["119.4", "1012.2", "2.6", "46.0", "2.5", "120.7", "15.2", "69.1"]);
+    assert_eq!(
+        figures,
+        ["119.4", "1012.2", "2.6", "46.0", "2.5", "38.4", "120.7", "15.2", "69.1", "38.3", "105.4"]
+    );
 }

@@ -27,11 +27,13 @@
 //! │   ├── geometry.rs             vectors with per-axis bounds, smallest-three quaternions
 //! │   ├── items.rs                wire order: fields, fused runs, adaptive groups, change groups
 //! │   ├── consts.rs               typed constants and compile-time checks
+//! │   ├── keyed.rs                keyed collections and the #[bitpack(key)] field
 //! │   └── runtime.rs              the path to <crate>::__private
 //! ├── check/                      plans each field by rules, then runs passes
 //! │   ├── mod.rs                  the driver: fields through the rules, then the passes
 //! │   ├── planner.rs              plans a field: reach, rules in order, unused attributes
 //! │   ├── reach.rs                which attributes reach a value; clashes and leftovers
+//! │   ├── keyed.rs                keyed collections, planned before the rules
 //! │   ├── rules/                  one rule per encoding, tried in order
 //! │   │   ├── mod.rs              the order of the rules
 //! │   │   ├── with.rs             #[bitpack(with = module)]: the whole field
@@ -49,6 +51,7 @@
 //! │       ├── mod.rs              each field list beside its plan
 //! │       ├── adaptive_groups.rs  adaptive(group) into one item
 //! │       ├── change_groups.rs    #[change_group] and relative into Changes
+//! │       ├── keyed.rs            #[bitpack(key)] and spawn
 //! │       ├── recursion.rs        a type that holds itself, refused at the field
 //! │       └── runs.rs             fixed-width fields fused into runs
 //! └── expand/                     the impls; cannot fail
@@ -67,11 +70,15 @@
 //!     │   ├── adaptive.rs         adaptive values and their signs
 //!     │   ├── geometry.rs         vectors and quaternions: fields, run parts, relative
 //!     │   ├── collections.rs      the collections beyond String and Vec
-//!     │   └── with.rs             a field through a `with` module
+//!     │   ├── with.rs             a field through a `with` module
+//!     │   └── keyed.rs            keyed collections: whole, delta, sent state
 //!     ├── body.rs                 a struct's and an enum's sizes, write_to and read_from
 //!     ├── items.rs                the code of wire items, shared with change groups
 //!     ├── run.rs                  fused runs through RunWriter and RunReader
 //!     ├── change_groups.rs        the ChangeGroups impl
+//!     │   ├── within.rs           what a Sender calls: the *_within methods, sent_state
+//!     │   └── cached.rs           what a Sender keeps: PRINTS, write_delta_cached, group_prints
+//!     ├── key_field.rs            the KeyField impl of #[bitpack(key)]
 //!     ├── sign_scope.rs           the SignScope impl of adaptive types
 //!     ├── checks.rs               constants, compile-time checks, max_bytes
 //!     ├── problem.rs              a compile-time check failing at the attribute

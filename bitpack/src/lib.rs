@@ -10,6 +10,12 @@ pub use bitpack_core::*;
 #[cfg(feature = "derive")]
 pub use bitpack_derive::BitPack;
 
+#[cfg(feature = "alloc")]
+pub mod sync {
+    #![doc = include_str!("../docs/sync.md")]
+    pub use bitpack_core::sync::*;
+}
+
 /// The runtime generated code calls; not public API.
 #[doc(hidden)]
 pub use bitpack_core::__private;

@@ -17,6 +17,7 @@ use libfuzzer_sys::fuzz_target;
 struct Drone {
     #[change_group(identity)]
     #[bits(min = 0, max = 4095)]
+    #[bitpack(key)]
     id: u16,
     #[change_group(motion)]
     #[bits(min = 0, max = 1023)]
@@ -35,6 +36,23 @@ fn key(drone: &Drone) -> u16 {
 }
 
 const MAX: usize = 16;
+
+/// A derived world with both keyed forms.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Swarm {
+    #[change_group(clock)]
+    tick: u16,
+    #[change_group]
+    #[bitpack(max_len = MAX, spawn = launched)]
+    drones: BTreeMap<u16, Drone>,
+    #[change_group]
+    #[bitpack(max_len = MAX)]
+    sorted: Vec<Drone>,
+}
+
+fn launched() -> Drone {
+    Drone { id: 0, x: 512, y: 512, armed: false }
+}
 
 fn baseline() -> BTreeMap<u16, Drone> {
     (0..6).map(|i| (i * 7, Drone { id: i * 7, x: 100 * i, y: 5, armed: i % 2 == 0 })).collect()
@@ -55,13 +73,17 @@ fn in_place<R: BitRead, T>(
 }
 
 fuzz_target!(|bytes: &[u8]| {
-    // A receiver holding a few states of a derived world.
-    let mut sender: Sender<Drone> = Sender::starting_at(65_530);
-    let mut receiver: Receiver<Drone> = Receiver::new();
-    let mut buf = [0u8; 64];
+    // A receiver holding a few states of a derived keyed world.
+    let mut sender: Sender<Swarm> = Sender::starting_at(65_530);
+    let mut receiver: Receiver<Swarm> = Receiver::new();
+    let mut buf = [0u8; 256];
     for step in 0..4u16 {
-        let drone = Drone { id: 9, x: 10 * step, y: 3, armed: step == 2 };
-        let used = sender.write(&drone, &mut buf).expect("writes");
+        let mut drones = baseline();
+        drones.remove(&(step * 7));
+        drones.insert(50 + step, Drone { id: 50 + step, x: 10 * step, y: 3, armed: step == 2 });
+        let sorted = drones.values().cloned().collect();
+        let swarm = Swarm { tick: step, drones, sorted };
+        let used = sender.write(&swarm, &mut buf).expect("writes");
         receiver.read(&buf[..used]).expect("decodes");
         sender.ack(&receiver.acks());
     }

@@ -32,6 +32,13 @@ mod shadowed {
     pub mod adaptive {}
     pub mod bitpack {}
     pub mod core {}
+    pub mod keyed {}
+    pub struct BTreeMap;
+    pub struct Clone;
+    pub struct PartialEq;
+    pub trait KeyField {}
+    pub trait Key {}
+    pub struct Budget;
 
     pub const MAX_HEALTH: i32 = 1000;
     pub const NAME_LEN: usize = 12;
@@ -256,12 +263,57 @@ mod shadowed {
         #[bitpack(skip)]
         pub cache: u64,
     }
+
+    /// An entry of the keyed collections below, keyed by `id` in a `Vec`.
+    #[derive(
+        ::bitpack::BitPack,
+        ::core::fmt::Debug,
+        ::core::clone::Clone,
+        ::core::cmp::PartialEq,
+        ::core::default::Default,
+    )]
+    pub struct Entity {
+        #[change_group(identity)]
+        #[bits(min = 0, max = 4095)]
+        #[bitpack(key)]
+        pub id: u16,
+        #[change_group]
+        #[bits(min = 0, max = MAX_HEALTH)]
+        #[bitpack(relative)]
+        pub health: i32,
+    }
+
+    pub const ENTRIES: usize = 64;
+
+    pub fn fresh() -> Entity {
+        Entity { id: 0, health: MAX_HEALTH }
+    }
+
+    /// Every keyed form: a map with a spawn function, a sorted `Vec` spawning
+    /// `Default`, a nested type, a generic, a skipped field.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Arena<T> {
+        #[change_group(round)]
+        pub round: u32,
+        #[change_group]
+        #[bitpack(max_len = ENTRIES, spawn = fresh)]
+        pub by_id: ::std::collections::BTreeMap<u16, Entity>,
+        #[change_group]
+        #[bitpack(max_len = ENTRIES)]
+        pub sorted: ::std::vec::Vec<Entity>,
+        #[change_group]
+        pub inner: Inner,
+        #[change_group(generic)]
+        pub generic: T,
+        #[bitpack(skip)]
+        pub cache: u64,
+    }
 }
 
 use ::bitpack::BitPack;
 use shadowed::{
-    Adaptive, AdaptiveCollections, AdaptiveKinds, FieldGroups, Generic, Geometry, GroupKinds, Grouped, Inner,
-    Kinds, Named, Never, Single, Token, Tuple, TypeGroup, Unit,
+    Adaptive, AdaptiveCollections, AdaptiveKinds, Arena, Entity, FieldGroups, Generic, Geometry, GroupKinds,
+    Grouped, Inner, Kinds, Named, Never, Single, Token, Tuple, TypeGroup, Unit,
 };
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
@@ -371,6 +423,50 @@ fn change_groups_work_without_the_prelude() {
     assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 8 + 1 + 1);
     let used = writer.finish().unwrap();
     assert_eq!(Grouped::read_delta(&value, &mut BitReader::new(&buf[..used])).unwrap(), moved);
+}
+
+#[test]
+fn keyed_collections_work_without_the_prelude() {
+    use ::bitpack::sync::{Receiver, Sender};
+    let entity = |id: u16, health: i32| Entity { id, health };
+    let mut arena = Arena {
+        round: 1,
+        by_id: (1..10).map(|id| (id * 3, entity(id * 3, 1000))).collect(),
+        sorted: (1..10).map(|id| entity(id * 2, 500)).collect(),
+        inner: Inner { flag: false },
+        generic: 7u8,
+        cache: 0,
+    };
+    for budget in [1024, 24] {
+        let mut sender: Sender<Arena<u8>> = Sender::new();
+        let mut receiver: Receiver<Arena<u8>> = Receiver::new();
+        let mut buf = vec![0u8; budget];
+        let mut partial = 0;
+        for tick in 0..40u16 {
+            arena.round += 1;
+            arena.by_id.remove(&(tick * 3));
+            arena.by_id.insert(100 + tick, entity(100 + tick, 999));
+            if let Some(first) = arena.sorted.first_mut() {
+                first.health -= 1;
+            }
+            arena.inner.flag = tick % 3 == 0;
+            let sequence = sender.next_sequence();
+            let used = sender.write(&arena, &mut buf).unwrap();
+            let decoded = receiver.read(&buf[..used]).unwrap().cloned();
+            assert_eq!(decoded.as_ref(), sender.sent(sequence));
+            partial += usize::from(sender.sent(sequence) != Some(&arena));
+            sender.ack(&receiver.acks());
+        }
+        assert_eq!(partial > 0, budget < 100, "{partial} packets held entries back");
+        // Once the world stops changing, the client catches up.
+        for _ in 0..20 {
+            let used = sender.write(&arena, &mut buf).unwrap();
+            receiver.read(&buf[..used]).unwrap();
+            sender.ack(&receiver.acks());
+        }
+        let held = receiver.latest().unwrap();
+        assert_eq!((&held.by_id, &held.sorted, held.round), (&arena.by_id, &arena.sorted, arena.round));
+    }
 }
 
 fn geometry() -> Geometry {

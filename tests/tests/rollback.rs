@@ -408,6 +408,38 @@ fn keyed_collection_writes_fail_whole() {
     assert_eq!(marker_around(|writer| entry.write_delta(base, writer)), expected);
 }
 
+/// A world whose keyed collection follows a change group: the `Sender`'s
+/// methods (`write_to_within`, `write_delta_within`, `write_delta_cached`)
+/// write the group before the collection can fail.
+#[derive(bitpack::BitPack, Debug, Clone, PartialEq)]
+struct Camp {
+    #[change_group]
+    #[bits(min = 0, max = 1000)]
+    tick: u16,
+    #[change_group]
+    #[bitpack(max_len = 4, spawn = spawn_tracked)]
+    units: std::collections::BTreeMap<u16, Tracked>,
+}
+
+fn spawn_tracked() -> Tracked {
+    Tracked { a: 0, b: 0 }
+}
+
+#[test]
+fn a_senders_derived_writes_fail_whole() {
+    use bitpack::ChangeGroups;
+    use bitpack::sync::Budget;
+    let expected = (vec![0b11101u8], 3);
+    let baseline = Camp { tick: 1, units: [(1, Tracked { a: 1, b: 1 })].into() };
+    let now = Camp { tick: 2, units: [(1, Tracked { a: 2, b: 1 }), (4, Tracked { a: 1, b: 9 })].into() };
+    let mut budget = Budget::default();
+    assert_eq!(marker_around(|writer| now.write_to_within(writer, &mut budget)), expected);
+    let mut budget = Budget::default();
+    assert_eq!(marker_around(|writer| now.write_delta_within(&baseline, writer, &mut budget)), expected);
+    let mut prints = vec![0u64; Camp::PRINTS];
+    assert_eq!(marker_around(|writer| now.write_delta_cached(&baseline, &[], &mut prints, writer)), expected);
+}
+
 #[derive(bitpack::BitPack, Debug, Clone, PartialEq)]
 enum Order {
     Stop,

@@ -6,6 +6,7 @@ mod change_groups_common;
 mod counting_allocator;
 mod sync_common;
 
+use bitpack::ChangeGroups;
 use bitpack::sync::{Acks, Receiver, Sender};
 use counting_allocator::measure;
 use sync_common::{SplitMix64, World};
@@ -13,16 +14,18 @@ use sync_common::{SplitMix64, World};
 const SPAWNS: usize = 2;
 
 /// A world of 200 units, two spawning and two despawning each tick, sent
-/// in datagrams of `datagram` bytes for 400 ticks; checks the last 300.
-fn session(datagram: usize) {
+/// in datagrams of `datagram` bytes for 400 ticks (as `form` holds it);
+/// checks the last 300.
+fn session<W: ChangeGroups + Clone + PartialEq>(datagram: usize, form: fn(&World) -> W) {
     let mut rng = SplitMix64(21);
-    let mut world = World::random(&mut rng, 200);
-    let mut sender: Sender<World> = Sender::new();
-    let mut receiver: Receiver<World> = Receiver::new();
+    let mut units = World::random(&mut rng, 200);
+    let mut sender: Sender<W> = Sender::new();
+    let mut receiver: Receiver<W> = Receiver::new();
     let mut buf = vec![0u8; datagram];
     let mut acks = [0u8; 16];
     for tick in 0..400 {
-        world.step(&mut rng, SPAWNS, SPAWNS);
+        units.step(&mut rng, SPAWNS, SPAWNS);
+        let world = form(&units);
         let (_, clone) = measure(|| world.clone());
         let (used, write) = measure(|| sender.write(&world, &mut buf));
         let used = used.expect("writes");
@@ -40,9 +43,11 @@ fn session(datagram: usize) {
         let whole = sender.sent(sender.next_sequence().wrapping_sub(1)).is_some_and(|sent| sent == &world);
         // A packet that carried everything records a clone of the world.
         // Otherwise, and on the receiver, the copy kept is the baseline's
-        // clone with the packet's entries put in: a B-tree built another
-        // way, a node more or less, and perhaps one split per new entry.
-        let copy = clone.allocations + SPAWNS + 2;
+        // clone with the packet's entries put in (its changed and removed
+        // entries, then the new ones): a B-tree built another way, a node
+        // more or less, and each new entry's insert may split a leaf and
+        // its parent.
+        let copy = clone.allocations + 2 * SPAWNS + 2;
         if whole {
             assert!(write.allocations <= clone.allocations, "tick {tick}: {write:?} vs {clone:?}");
         } else {
@@ -56,10 +61,12 @@ fn session(datagram: usize) {
 
 #[test]
 fn packets_that_carry_everything_allocate_one_world_copy() {
-    session(1 << 14);
+    session(1 << 14, World::clone);
+    session(1 << 14, World::as_sorted);
 }
 
 #[test]
 fn packets_under_a_budget_allocate_one_world_copy() {
-    session(300);
+    session(300, World::clone);
+    session(300, World::as_sorted);
 }

@@ -7,8 +7,10 @@ mod sync_common;
 use std::collections::BTreeMap;
 
 use bitpack::__private::keyed::{map, sorted_vec};
+use bitpack::sync::{Receiver, Sender};
 use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
-use sync_common::{KEY, SplitMix64, Unit, World};
+use sync_common::hand::HandWorld;
+use sync_common::{KEY, SortedWorld, SplitMix64, Unit, World};
 
 fn delta_bits(now: &World, baseline: &World) -> usize {
     let mut counter = BitCounter::new();
@@ -60,21 +62,39 @@ fn a_delta_carries_changed_new_and_removed_entries() -> Result<(), Error> {
     now.units.insert(ids[49] + 5, Unit::random(&mut rng, ids[49] + 5));
     now.units.insert(0, Unit::spawn());
     assert!(delta_round_trip(&now, &baseline).close_to(&now));
-    // Three items: the changed health alone, a bare removal, and a new
-    // unit against the spawn value (the new `Unit::spawn()` itself costs
-    // its four group flags only).
+    // The baseline's entries first: the changed health alone and a bare
+    // removal, each after its kind bit, placed by rank gaps (7, then 12
+    // entries skipped: fewer bits than a mark for each of the 50); then
+    // the two new units, keyed by gaps among themselves, against the spawn
+    // value (the new `Unit::spawn()` itself costs its four group flags).
     let mut counter = BitCounter::new();
     map::write_delta(&mut counter, &now.units, &baseline.units, 1024, Unit::spawn, None)?;
     let mut changed = BitCounter::new();
     now.units[&ids[7]].write_delta(&baseline.units[&ids[7]], &mut changed)?;
     let mut fresh = BitCounter::new();
     now.units[&(ids[49] + 5)].write_delta(&Unit::spawn(), &mut fresh)?;
+    let gap = |gap: u64| bitpack::adaptive::adaptive_bits(gap, bitpack::Signs::NonNegative).expect("bits");
     let key = |gap: u32| bitpack::adaptive::adaptive_bits(gap, bitpack::Signs::NonNegative).expect("bits");
-    let keys = key(0) + key(ids[7] - 1) + key(ids[20] - ids[7] - 1) + key(ids[49] + 5 - ids[20] - 1);
-    assert_eq!(
-        counter.bits_written(),
-        1 + 11 + keys + (1 + changed.bits_written()) + 1 + 4 + fresh.bits_written()
-    );
+    let listed = 11 + gap(7) + gap(12);
+    assert!(listed < 50);
+    let touched = listed + (1 + changed.bits_written()) + 1;
+    let new = 11 + key(0) + 4 + key(ids[49] + 5 - 1) + fresh.bits_written();
+    assert_eq!(counter.bits_written(), 1 + 1 + touched + new);
+    // With most entries touched, a mark each is fewer bits than the list.
+    let mut moved = baseline.clone();
+    for unit in moved.units.values_mut() {
+        unit.health -= 1;
+    }
+    let mut counter = BitCounter::new();
+    map::write_delta(&mut counter, &moved.units, &baseline.units, 1024, Unit::spawn, None)?;
+    let mut entries = 0;
+    for (id, unit) in &moved.units {
+        let mut bits = BitCounter::new();
+        unit.write_delta(&baseline.units[id], &mut bits)?;
+        entries += 1 + 1 + bits.bits_written();
+    }
+    assert_eq!(counter.bits_written(), 1 + 1 + entries + 11);
+    assert!(delta_round_trip(&moved, &baseline).close_to(&moved));
     Ok(())
 }
 
@@ -234,4 +254,169 @@ fn a_key_past_its_type_is_refused() {
     let used = writer.finish().expect("fits");
     let result = map::read::<u8, bool>(&mut BitReader::new(&buf[..used]), 4);
     assert_eq!(result.map_err(|e| e.kind()), Err(ErrorKind::OutOfRange));
+}
+
+/// The derived `World` (and its sorted-`Vec` twin) against the impls it was
+/// modelled on, written by hand (`sync_common::hand`): the same constants,
+/// and the same bytes for every packet of a sender, roomy or budgeted (the
+/// recorded states, so `sent_state`, agree as well), tracked or as deltas.
+#[test]
+fn the_derived_world_writes_what_the_hand_written_model_writes() -> Result<(), Error> {
+    assert_eq!((World::MAX_BITS, World::MIN_BITS), (HandWorld::MAX_BITS, HandWorld::MIN_BITS));
+    assert_eq!((SortedWorld::MAX_BITS, SortedWorld::MIN_BITS), (HandWorld::MAX_BITS, HandWorld::MIN_BITS));
+    assert_eq!(World::SCHEMA, HandWorld::SCHEMA);
+    assert_eq!(SortedWorld::SCHEMA, HandWorld::SCHEMA);
+    for budget in [1 << 14, 120] {
+        let mut rng = SplitMix64(21);
+        let mut world = World::random(&mut rng, 40);
+        let mut derived: Sender<World> = Sender::new();
+        let mut sorted: Sender<SortedWorld> = Sender::new();
+        let mut hand: Sender<HandWorld> = Sender::new();
+        let mut receiver: Receiver<World> = Receiver::new();
+        let (mut a, mut b, mut c) = (vec![0u8; budget], vec![0u8; budget], vec![0u8; budget]);
+        let mut partial = 0;
+        for tick in 0..200 {
+            world.step(&mut rng, 2, 2);
+            let sequence = derived.next_sequence();
+            let used = derived.write(&world, &mut a)?;
+            assert_eq!(sorted.write(&world.as_sorted(), &mut b)?, used);
+            assert_eq!(hand.write(&HandWorld::of(&world), &mut c)?, used);
+            assert_eq!(a[..used], b[..used], "tick {tick}");
+            assert_eq!(a[..used], c[..used], "tick {tick}");
+            let recorded = derived.sent(sequence).expect("recorded");
+            partial += usize::from(recorded != &world);
+            assert_eq!(&HandWorld::of(recorded), hand.sent(sequence).expect("recorded"));
+            assert_eq!(&recorded.as_sorted(), sorted.sent(sequence).expect("recorded"));
+            if tick % 7 != 3 {
+                assert!(receiver.read(&a[..used])?.is_some_and(|seen| seen.close_to(recorded)));
+                let acks = receiver.acks();
+                derived.ack(&acks);
+                sorted.ack(&acks);
+                hand.ack(&acks);
+            }
+        }
+        // The small budget holds entries back from most packets.
+        assert_eq!(partial > 100, budget < 1000, "{partial} partial packets");
+    }
+    // Tracked: the collection is one group, sent whole.
+    let mut rng = SplitMix64(22);
+    let mut world = World::random(&mut rng, 30);
+    let (mut latest, mut hand_latest) = (Default::default(), Default::default());
+    let (confirmed, hand_confirmed) = (Default::default(), Default::default());
+    for _ in 0..5 {
+        world.step(&mut rng, 1, 1);
+        let (mut one, mut two) = (vec![0u8; 8192], vec![0u8; 8192]);
+        let mut writer = BitWriter::new(&mut one);
+        world.write_changes(&mut writer, &confirmed, &mut latest)?;
+        let used = writer.finish()?;
+        let mut writer = BitWriter::new(&mut two);
+        HandWorld::of(&world).write_changes(&mut writer, &hand_confirmed, &mut hand_latest)?;
+        let hand_used = writer.finish()?;
+        assert_eq!(one[..used], two[..hand_used]);
+        let mut seen = World::empty();
+        seen.read_changes(&mut BitReader::new(&one[..used]))?;
+        assert!(seen.close_to(&world));
+    }
+    Ok(())
+}
+
+/// What a sender keeps of each state it recorded: a derived type's
+/// `write_delta_cached` writes `write_delta`'s bits whether it knows the
+/// baseline's group prints or not, and records its own, as `group_prints`
+/// gives them.
+#[test]
+fn cached_deltas_write_the_same_bits_and_record_the_prints() -> Result<(), Error> {
+    const PRINTS: usize = <Unit as ChangeGroups>::PRINTS;
+    assert_eq!(PRINTS, 4);
+    let mut rng = SplitMix64(23);
+    let bits = |write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>| -> Result<Vec<u8>, Error> {
+        let mut buf = vec![0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        write(&mut writer)?;
+        let used = writer.finish()?;
+        buf.truncate(used);
+        Ok(buf)
+    };
+    for id in 0..2000 {
+        let baseline = Unit::random(&mut rng, id);
+        let mut now = baseline.clone();
+        now.step(&mut rng);
+        let mut held = [0u64; PRINTS];
+        baseline.group_prints(&mut held)?;
+        let plain = bits(&|writer| now.write_delta(&baseline, writer))?;
+        let (mut known, mut unknown) = ([0u64; PRINTS], [0u64; PRINTS]);
+        assert_eq!(
+            bits(&|writer| now.write_delta_cached(&baseline, &held, &mut known.clone(), writer))?,
+            plain
+        );
+        assert_eq!(
+            bits(&|writer| now.write_delta_cached(&baseline, &[], &mut unknown.clone(), writer))?,
+            plain
+        );
+        let mut counter = BitCounter::new();
+        now.write_delta_cached(&baseline, &held, &mut known, &mut counter)?;
+        now.write_delta_cached(&baseline, &[], &mut unknown, &mut counter)?;
+        let mut expected = [0u64; PRINTS];
+        now.group_prints(&mut expected)?;
+        assert_eq!((known, unknown), (expected, expected));
+        assert_eq!(now == baseline, held == expected);
+    }
+    Ok(())
+}
+
+/// A delta written by hand against `baseline` (three units): the flag, the
+/// list form, then what `rest` writes.
+fn hand_delta(rest: impl FnOnce(&mut BitWriter<'_>)) -> Vec<u8> {
+    let mut buf = vec![0u8; 256];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bool(true).expect("changed");
+    writer.write_bool(false).expect("a list of rank gaps");
+    rest(&mut writer);
+    let used = writer.finish().expect("fits");
+    buf.truncate(used);
+    buf
+}
+
+#[test]
+fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
+    let baseline: BTreeMap<u32, Unit> =
+        [3, 8, 9].map(|id| (id, Unit { id, ..Unit::spawn() })).into_iter().collect();
+    let sorted: Vec<Unit> = baseline.values().cloned().collect();
+    // Removals of the listed entries, each placed by its rank gap.
+    let removals = |gaps: &[u64]| {
+        hand_delta(|writer| {
+            writer.write_int(gaps.len() as i32, 0, 1024).expect("count");
+            for &gap in gaps {
+                bitpack::adaptive::write_adaptive(writer, gap, bitpack::Signs::NonNegative).expect("gap");
+                writer.write_bool(true).expect("removed");
+            }
+            writer.write_int(0, 0, 1024).expect("no new entry");
+        })
+    };
+    // More listed entries than the baseline holds.
+    let over = removals(&[0, 0, 0, 0]);
+    // A rank past the baseline's last entry: 2 entries skipped after rank 1.
+    let past = removals(&[1, 2]);
+    // A new entry under a key the baseline holds.
+    let held = hand_delta(|writer| {
+        writer.write_int(0, 0, 1024).expect("no entry listed");
+        writer.write_int(1, 0, 1024).expect("one new entry");
+        bitpack::adaptive::write_adaptive(writer, 8u32, bitpack::Signs::NonNegative).expect("key");
+        baseline[&8].write_delta(&Unit::spawn(), writer).expect("value");
+    });
+    for (bytes, kind) in
+        [(over, ErrorKind::TooLong), (past, ErrorKind::OutOfRange), (held, ErrorKind::NonCanonical)]
+    {
+        let mut reader = BitReader::new(&bytes);
+        let error = map::read_delta(&mut reader, &baseline, 1024, Unit::spawn).unwrap_err();
+        assert_eq!((error.kind(), reader.bits_read()), (kind, 0));
+        let mut reader = BitReader::new(&bytes);
+        let error = sorted_vec::read_delta(&mut reader, &sorted, 1024, Unit::spawn, KEY).unwrap_err();
+        assert_eq!((error.kind(), reader.bits_read()), (kind, 0));
+    }
+    // The same shapes within the baseline read back.
+    let within = removals(&[1, 0]);
+    let back = map::read_delta(&mut BitReader::new(&within), &baseline, 1024, Unit::spawn)?;
+    assert_eq!(back.keys().copied().collect::<Vec<_>>(), [3]);
+    Ok(())
 }

@@ -87,6 +87,9 @@ fn run(options: &Options) -> Result<(), PeerError> {
     if options.replication_only {
         return print_replication(options);
     }
+    if let Some(name) = options.profile.as_deref().and_then(|name| name.strip_prefix("replication-")) {
+        return profile_replication(name, options.rounds).map_err(|e| PeerError(format!("replication: {e}")));
+    }
     let data = dataset::generate();
     if let Some(name) = &options.profile {
         return profile(&data, name, options.decode, options.rounds);
@@ -210,13 +213,22 @@ fn print_replication(options: &Options) -> Result<(), PeerError> {
         parts.spawned, parts.spawned_bytes
     );
     println!(
-        "| keys, as adaptive gaps ({:.1} despawned entities included) | {:.1} |",
-        parts.despawned, parts.key_bytes
+        "| places: the touched entries of the baseline ({:.1} despawned included) as marks or rank gaps, the new keys as gaps | {:.1} |",
+        parts.despawned, parts.place_bytes
     );
     println!("| changed/removed bits | {:.1} |", parts.kind_bytes);
+    println!("| (every key as a gap in one list, the wire before) | ({:.1}) |", parts.key_bytes);
     println!(
-        "| (keys of changed and removed entities as gaps in the baseline's order instead) | ({:.1}) |\n",
+        "| (the baseline's entries always as rank gaps, the new keys as gaps in that list) | ({:.1}) |",
         parts.rank_gap_bytes
+    );
+    println!(
+        "| (the baseline's entries always as marks, the new keys apart) | ({:.1}) |",
+        parts.bitmap_bytes
+    );
+    println!(
+        "| (saved if the motion floats' middle tier covered a declared span: 0.7, 0.5, 0.1 per tick) | (-{:.1}) |\n",
+        parts.span_saving_bytes
     );
     if options.quick {
         print_replication_times(&worlds, &vecs, options.rounds).map_err(fail)?;
@@ -235,12 +247,12 @@ fn print_replication_times(
     use bitpack::ChangeGroups;
     use bitpack::sync::{Receiver, Sender};
 
-    fn session<E: churn::Entities>(
-        worlds: &[churn::World<E>],
+    fn session<W: churn::World>(
+        worlds: &[W],
         buf: &mut [u8],
     ) -> Result<(Duration, Duration), bitpack::Error> {
-        let mut sender: Sender<churn::World<E>> = Sender::new();
-        let mut receiver: Receiver<churn::World<E>> = Receiver::new();
+        let mut sender: Sender<W> = Sender::new();
+        let mut receiver: Receiver<W> = Receiver::new();
         let (mut write, mut read) = (Duration::ZERO, Duration::ZERO);
         for world in worlds {
             let start = Instant::now();
@@ -442,6 +454,43 @@ fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> 
         if decode { "decode" } else { "encode" }
     );
     Ok(())
+}
+
+/// `--profile replication-NAME`: loops one replication workload over the
+/// churning worlds `rounds` times, for a profiler (callgrind's instruction
+/// counts do not move with the machine's load): `whole` (encode),
+/// `sender-map`, `sender-vec` (`Sender::write`, acks the next tick).
+fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> {
+    use bitpack::sync::{Receiver, Sender};
+
+    fn senders<W: churn::World>(worlds: &[W], rounds: usize, buf: &mut [u8]) -> Result<(), bitpack::Error> {
+        for _ in 0..rounds {
+            let mut sender: Sender<W> = Sender::new();
+            let mut receiver: Receiver<W> = Receiver::new();
+            for world in worlds {
+                let used = black_box(sender.write(black_box(world), buf)?);
+                receiver.read(&buf[..used])?;
+                sender.ack(&receiver.acks());
+            }
+        }
+        Ok(())
+    }
+
+    let worlds = churn::generate(churn::TICKS);
+    let mut buf = vec![0u8; 1 << 16];
+    match name {
+        "whole" => {
+            for _ in 0..rounds {
+                for world in &worlds {
+                    black_box(bitpack::encode_into(black_box(world), &mut buf)?);
+                }
+            }
+            Ok(())
+        }
+        "sender-map" => senders(&worlds, rounds, &mut buf),
+        "sender-vec" => senders(&churn::as_vecs(&worlds), rounds, &mut buf),
+        _ => Err(bitpack::Error::new(bitpack::ErrorKind::InvalidDeclaration, 0)),
+    }
 }
 
 /// A horizontal bar chart of bytes per snapshot: each message alone, and

@@ -200,6 +200,40 @@ pub trait ChangeGroups: BitPack {
     /// `baseline`: unsent groups are taken from it.
     fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error>;
 
+    /// How many group prints [`ChangeGroups::write_delta_cached`] records
+    /// for one value: one per group (0, the default: none, and a sender's
+    /// cache then holds nothing for the type).
+    #[cfg(feature = "alloc")]
+    const PRINTS: usize = 0;
+
+    /// [`ChangeGroups::write_delta`] for a [`crate::sync::Sender`], which
+    /// keeps the [`Fingerprint::digest`] of each group of the states it
+    /// recorded: the same bits, judged against `baseline_prints` (the
+    /// baseline's, [`ChangeGroups::PRINTS`] long, or empty when not known)
+    /// instead of fingerprinting the baseline again, and recording this
+    /// value's into `prints`. The default ignores both.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn write_delta_cached<W: BitWrite>(
+        &self,
+        baseline: &Self,
+        baseline_prints: &[u64],
+        prints: &mut [u64],
+        writer: &mut W,
+    ) -> Result<(), Error> {
+        let _ = (baseline_prints, prints);
+        self.write_delta(baseline, writer)
+    }
+
+    /// The group prints [`ChangeGroups::write_delta_cached`] records for
+    /// this value, into `prints` ([`ChangeGroups::PRINTS`] long).
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn group_prints(&self, prints: &mut [u64]) -> Result<(), Error> {
+        let _ = prints;
+        Ok(())
+    }
+
     /// [`BitPack::write_to`] for a [`crate::sync::Sender`]: the same bits,
     /// except that keyed collections may leave out entries `budget` holds
     /// back from a packet that cannot carry them all. Types with keyed
@@ -230,17 +264,20 @@ pub trait ChangeGroups: BitPack {
         self.write_delta(baseline, writer)
     }
 
-    /// The value a receiver holds after reading the packet `budget` last
-    /// wrote: a delta against `baseline`, or whole. The default (nothing
-    /// held back) is a copy of `self`; keyed collections keep the
-    /// baseline's value of every entry the packet left out.
+    /// Makes `state`, a copy of `self`, the value a receiver holds after
+    /// reading the packet `budget` last wrote: a delta against `baseline`,
+    /// or whole. The default (nothing held back) leaves it as it is; keyed
+    /// collections put back the baseline's value of every entry the packet
+    /// left out (and types that hold some pass `budget` on).
     #[cfg(feature = "alloc")]
     #[inline]
-    fn sent_state(&self, baseline: Option<&Self>, budget: &mut crate::sync::Budget) -> Result<Self, Error>
-    where
-        Self: Clone,
-    {
-        let _ = (baseline, budget);
-        Ok(self.clone())
+    fn sent_state(
+        &self,
+        state: &mut Self,
+        baseline: Option<&Self>,
+        budget: &mut crate::sync::Budget,
+    ) -> Result<(), Error> {
+        let _ = (state, baseline, budget);
+        Ok(())
     }
 }

@@ -32,6 +32,47 @@ pub fn delta_group<W: BitWrite>(
     write_delta_flag(writer, Fingerprint::of(start, now)?, Fingerprint::of(start, then)?)
 }
 
+/// [`delta_group`] in `write_delta_cached`: the group's print (the digest
+/// of the bits `now` writes, from bit 0, which decides as the bits from
+/// the flag's position do) goes into `prints[record]`, and is compared with
+/// `baseline_prints[record]`, or with the print of what `then` writes when
+/// the baseline's is not known. Returns whether the group's data must follow.
+#[inline(always)]
+pub fn cached_group<W: BitWrite>(
+    writer: &mut W,
+    record: usize,
+    baseline_prints: &[u64],
+    prints: &mut [u64],
+    now: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+    then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let print = Fingerprint::of(0, now)?.digest();
+    let baseline = match baseline_prints.get(record) {
+        Some(&baseline) => baseline,
+        None => Fingerprint::of(0, then)?.digest(),
+    };
+    if let Some(slot) = prints.get_mut(record) {
+        *slot = print;
+    }
+    let sent = print != baseline;
+    writer.write_bool(sent)?;
+    Ok(sent)
+}
+
+/// `group_prints`: the print [`cached_group`] records for a group.
+#[inline(always)]
+pub fn group_print(
+    record: usize,
+    prints: &mut [u64],
+    group: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let print = Fingerprint::of(0, group)?.digest();
+    if let Some(slot) = prints.get_mut(record) {
+        *slot = print;
+    }
+    Ok(())
+}
+
 /// After a delta group flagged as sent has been read: refuses it when its
 /// bits equal the baseline's (`NonCanonical`, naming the flag's bit), since
 /// [`delta_group`] sends a group only when they differ. `now` writes the
@@ -157,6 +198,11 @@ macro_rules! relative_float {
             #[inline(always)]
             fn agreed_steps(quantizer: &$quantizer, baseline: $float) -> Option<u64> {
                 let steps = quantizer.quantize(baseline);
+                // Every step decodes to a value that quantizes back to it:
+                // no need to try (a constant for a constant declaration).
+                if quantizer.resolves_every_step() {
+                    return Some(u64::from(steps));
+                }
                 let decoded = quantizer.dequantize(steps)?;
                 (quantizer.quantize(decoded) == steps).then_some(u64::from(steps))
             }
@@ -236,6 +282,27 @@ macro_rules! relative_float {
 
 relative_float!(relative_f32, f32, Quantizer, "write_compressed_float", "read_compressed_float");
 relative_float!(relative_f64, f64, Quantizer64, "write_compressed_double", "read_compressed_double");
+
+/// Expands to its items when the core has `alloc`, else to nothing: the
+/// `ChangeGroups` methods a `Sender` calls (`write_to_within` and the
+/// others) exist only with `alloc`, and a derived impl that overrides them
+/// must build without it too.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bitpack_if_alloc {
+    ($($items:tt)*) => { $($items)* };
+}
+
+/// See the `alloc` form.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bitpack_if_alloc {
+    ($($items:tt)*) => {};
+}
+
+pub use crate::__bitpack_if_alloc as if_alloc;
 
 #[cfg(test)]
 mod tests {

@@ -38,8 +38,10 @@ pub use run::{
     RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value, quantized_bits,
     quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, unread_run,
 };
-// ... change groups;
-pub use change::{delta_group, delta_group_sent, tracked_group};
+// ... change groups (`cached_group` and `group_print` in the
+// `write_delta_cached` and `group_prints` a `Sender` calls, and `if_alloc`
+// around those methods, which exist only with `alloc`);
+pub use change::{cached_group, delta_group, delta_group_sent, group_print, if_alloc, tracked_group};
 // ... every body as one write or read (rolled back on `Err`), and the
 // reads that allocate, within the reader's budget;
 #[cfg(feature = "alloc")]
@@ -67,6 +69,10 @@ pub use collections::{
     ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
     write_text,
 };
+// ... keyed collections (`keyed::map`, `keyed::sorted_vec`, `KeyField`,
+// `Budget`, `nested_sent`);
+#[cfg(feature = "alloc")]
+pub mod keyed;
 // ... and the items defined below: sizes (`sum`, `max`, `min`, `times`,
 // `len_bits`, `tag_bits`, `str_max_bits`, `vec_max_bits`), `reserve`,
 // `read_atomic`, enum tags, `write_len`, `read_vec`, `write_rust_string`,
@@ -76,12 +82,6 @@ pub use collections::{
 pub mod adaptive;
 pub mod message;
 pub mod schema;
-
-// For the derive changes in flight, whose runtime landed first (generated
-// code does not call these yet; their doc comments give the forms it will):
-// keyed collections (issue 13).
-#[cfg(feature = "alloc")]
-pub mod keyed;
 
 // Called by no generated code, kept so that no `__private` path breaks: the
 // widths (public at the crate root), `GroupTracker`'s records, the error

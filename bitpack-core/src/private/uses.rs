@@ -1051,6 +1051,537 @@ fn rollback_and_budgeted_reads() {
     assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 5));
 }
 
+/// An entry of a keyed collection (expand/change_groups.rs with
+/// change_groups/cached.rs, and parse/passes keyed's `#[bitpack(key)]`):
+/// `id` is its key, in group `identity`; `hp` in group `vitals`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Entry {
+    id: u16,
+    hp: u8,
+}
+
+impl p::BitPack for Entry {
+    const MAX_BITS: usize = p::sum(&[p::ranged_u16::bits(0, 1023), p::ranged_u8::bits(0, 100)]);
+    const MIN_BITS: usize = p::sum(&[p::ranged_u16::bits(0, 1023), p::ranged_u8::bits(0, 100)]);
+    const SCHEMA: u64 = p::schema::sequence(&[p::ranged_u16::schema(0, 1023), p::ranged_u8::schema(0, 100)]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let id = p::ranged_u16::read(reader, 0, 1023)?;
+                let hp = p::ranged_u8::read(reader, 0, 100)?;
+                p::Ok(Entry { id, hp })
+            },
+        )
+    }
+}
+
+impl p::ChangeGroups for Entry {
+    type Tracker = p::GroupTracker<2, ()>;
+    type Changes = (p::Option<(u16,)>, p::Option<(u8,)>);
+
+    fn write_changes<W: p::BitWrite>(
+        &self,
+        writer: &mut W,
+        confirmed: &<Self as p::ChangeGroups>::Tracker,
+        latest: &mut <Self as p::ChangeGroups>::Tracker,
+    ) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[0],
+                    &mut latest.records[0],
+                    |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
+                )? {
+                    p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                }
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[1],
+                    &mut latest.records[1],
+                    |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
+                )? {
+                    p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                }
+                p::Ok(())
+            },
+        )
+    }
+
+    fn decode_changes<__R: p::BitRead>(
+        reader: &mut __R,
+    ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let item0 = if p::BitRead::read_bool(reader)? {
+                    p::Some((p::ranged_u16::read(reader, 0, 1023)?,))
+                } else {
+                    p::None
+                };
+                let item1 = if p::BitRead::read_bool(reader)? {
+                    p::Some((p::ranged_u8::read(reader, 0, 100)?,))
+                } else {
+                    p::None
+                };
+                p::Ok((item0, item1))
+            },
+        )
+    }
+
+    fn apply_changes(&mut self, (item0, item1): <Self as p::ChangeGroups>::Changes) {
+        if let p::Some((id,)) = item0 {
+            self.id = id;
+        }
+        if let p::Some((hp,)) = item1 {
+            self.hp = hp;
+        }
+    }
+
+    fn write_delta<W: p::BitWrite>(&self, baseline: &Self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if p::delta_group(
+                    writer,
+                    |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
+                    |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                )? {
+                    p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                }
+                if p::delta_group(
+                    writer,
+                    |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
+                    |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                )? {
+                    p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                }
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_delta<__R: p::BitRead>(baseline: &Self, reader: &mut __R) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let flag = p::BitRead::bits_read(reader);
+                let (id,) = if p::BitRead::read_bool(reader)? {
+                    let id = p::ranged_u16::read(reader, 0, 1023)?;
+                    p::delta_group_sent(
+                        flag,
+                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, id, 0, 1023),
+                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                    )?;
+                    (id,)
+                } else {
+                    (<u16 as p::Clone>::clone(&baseline.id),)
+                };
+                let flag = p::BitRead::bits_read(reader);
+                let (hp,) = if p::BitRead::read_bool(reader)? {
+                    let hp = p::ranged_u8::read(reader, 0, 100)?;
+                    p::delta_group_sent(
+                        flag,
+                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, hp, 0, 100),
+                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                    )?;
+                    (hp,)
+                } else {
+                    (<u8 as p::Clone>::clone(&baseline.hp),)
+                };
+                p::Ok(Entry { id, hp })
+            },
+        )
+    }
+
+    p::if_alloc! {
+        const PRINTS: usize = 2;
+
+        fn write_delta_cached<W: p::BitWrite>(
+            &self,
+            baseline: &Self,
+            baseline_prints: &[u64],
+            prints: &mut [u64],
+            writer: &mut W,
+        ) -> p::Result<(), p::Error> {
+            p::write_atomic(
+                writer,
+                #[inline(always)]
+                |writer| {
+                    if p::cached_group(
+                        writer,
+                        0,
+                        baseline_prints,
+                        prints,
+                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
+                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                    )? {
+                        p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                    }
+                    if p::cached_group(
+                        writer,
+                        1,
+                        baseline_prints,
+                        prints,
+                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
+                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                    )? {
+                        p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                    }
+                    p::Ok(())
+                },
+            )
+        }
+
+        fn group_prints(&self, prints: &mut [u64]) -> p::Result<(), p::Error> {
+            p::group_print(0, prints, |writer: &mut p::BitFingerprint| {
+                p::ranged_u16::write(writer, self.id, 0, 1023)
+            })?;
+            p::group_print(1, prints, |writer: &mut p::BitFingerprint| {
+                p::ranged_u8::write(writer, self.hp, 0, 100)
+            })?;
+            p::Ok(())
+        }
+    }
+}
+
+impl p::keyed::KeyField for Entry {
+    type Key = u16;
+    #[inline(always)]
+    fn key(&self) -> u16 {
+        self.id
+    }
+}
+
+fn spawn_entry() -> Entry {
+    Entry { id: 0, hp: 100 }
+}
+
+/// A world of two keyed collections (expand/change_groups/within.rs and
+/// codec/keyed): `#[change_group] #[bitpack(max_len = 64, spawn =
+/// spawn_entry)] map: BTreeMap<u16, Entry>` and `#[change_group]
+/// #[bitpack(max_len = 64)] sorted: Vec<Entry>`, keyed by `Entry::id`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Zone {
+    map: alloc::collections::BTreeMap<u16, Entry>,
+    sorted: p::Vec<Entry>,
+}
+
+impl p::BitPack for Zone {
+    const MAX_BITS: usize = p::sum(&[
+        p::keyed::map::max_bits::<u16, Entry>(64),
+        p::keyed::sorted_vec::max_bits::<<Entry as p::keyed::KeyField>::Key, Entry>(64),
+    ]);
+    const MIN_BITS: usize = p::sum(&[p::keyed::map::min_bits(64), p::keyed::sorted_vec::min_bits(64)]);
+    const SCHEMA: u64 = p::schema::sequence(&[
+        p::keyed::map::schema::<u16, Entry>(64),
+        p::keyed::sorted_vec::schema::<<Entry as p::keyed::KeyField>::Key, Entry>(64),
+    ]);
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                p::keyed::map::write(writer, &self.map, 64, p::None)?;
+                p::keyed::sorted_vec::write(
+                    writer,
+                    &self.sorted,
+                    64,
+                    <Entry as p::keyed::KeyField>::key,
+                    p::None,
+                )?;
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let map = p::keyed::map::read(reader, 64)?;
+                let sorted = p::keyed::sorted_vec::read(reader, 64, <Entry as p::keyed::KeyField>::key)?;
+                p::Ok(Zone { map, sorted })
+            },
+        )
+    }
+}
+
+impl p::ChangeGroups for Zone {
+    type Tracker = p::GroupTracker<2, ()>;
+    type Changes = (p::Option<(alloc::collections::BTreeMap<u16, Entry>,)>, p::Option<(p::Vec<Entry>,)>);
+
+    fn write_changes<W: p::BitWrite>(
+        &self,
+        writer: &mut W,
+        confirmed: &<Self as p::ChangeGroups>::Tracker,
+        latest: &mut <Self as p::ChangeGroups>::Tracker,
+    ) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[0],
+                    &mut latest.records[0],
+                    |writer: &mut p::BitFingerprint| p::keyed::map::write(writer, &self.map, 64, p::None),
+                )? {
+                    p::keyed::map::write(writer, &self.map, 64, p::None)?;
+                }
+                let key = <Entry as p::keyed::KeyField>::key;
+                if p::tracked_group(
+                    writer,
+                    &confirmed.records[1],
+                    &mut latest.records[1],
+                    |writer: &mut p::BitFingerprint| {
+                        p::keyed::sorted_vec::write(writer, &self.sorted, 64, key, p::None)
+                    },
+                )? {
+                    p::keyed::sorted_vec::write(writer, &self.sorted, 64, key, p::None)?;
+                }
+                p::Ok(())
+            },
+        )
+    }
+
+    fn decode_changes<__R: p::BitRead>(
+        reader: &mut __R,
+    ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let item0 = if p::BitRead::read_bool(reader)? {
+                    p::Some((p::keyed::map::read(reader, 64)?,))
+                } else {
+                    p::None
+                };
+                let item1 = if p::BitRead::read_bool(reader)? {
+                    p::Some((p::keyed::sorted_vec::read(reader, 64, <Entry as p::keyed::KeyField>::key)?,))
+                } else {
+                    p::None
+                };
+                p::Ok((item0, item1))
+            },
+        )
+    }
+
+    fn apply_changes(&mut self, (item0, item1): <Self as p::ChangeGroups>::Changes) {
+        if let p::Some((map,)) = item0 {
+            self.map = map;
+        }
+        if let p::Some((sorted,)) = item1 {
+            self.sorted = sorted;
+        }
+    }
+
+    fn write_delta<W: p::BitWrite>(&self, baseline: &Self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(
+            writer,
+            #[inline(always)]
+            |writer| {
+                p::keyed::map::write_delta(writer, &self.map, &baseline.map, 64, spawn_entry, p::None)?;
+                p::keyed::sorted_vec::write_delta(
+                    writer,
+                    &self.sorted,
+                    &baseline.sorted,
+                    64,
+                    <Entry as p::Default>::default,
+                    <Entry as p::keyed::KeyField>::key,
+                    p::None,
+                )?;
+                p::Ok(())
+            },
+        )
+    }
+
+    fn read_delta<__R: p::BitRead>(baseline: &Self, reader: &mut __R) -> p::Result<Self, p::Error> {
+        p::read_atomic(
+            reader,
+            #[inline(always)]
+            |reader| {
+                let map = p::keyed::map::read_delta(reader, &baseline.map, 64, spawn_entry)?;
+                let sorted = p::keyed::sorted_vec::read_delta(
+                    reader,
+                    &baseline.sorted,
+                    64,
+                    <Entry as p::Default>::default,
+                    <Entry as p::keyed::KeyField>::key,
+                )?;
+                p::Ok(Zone { map, sorted })
+            },
+        )
+    }
+
+    p::if_alloc! {
+        fn write_to_within<W: p::BitWrite>(
+            &self,
+            writer: &mut W,
+            budget: &mut p::keyed::Budget,
+        ) -> p::Result<(), p::Error> {
+            p::write_atomic(
+                writer,
+                #[inline(always)]
+                |writer| {
+                    p::keyed::map::write(writer, &self.map, 64, p::Some(&mut *budget))?;
+                    p::keyed::sorted_vec::write(
+                        writer,
+                        &self.sorted,
+                        64,
+                        <Entry as p::keyed::KeyField>::key,
+                        p::Some(&mut *budget),
+                    )?;
+                    p::Ok(())
+                },
+            )
+        }
+
+        fn write_delta_within<W: p::BitWrite>(
+            &self,
+            baseline: &Self,
+            writer: &mut W,
+            budget: &mut p::keyed::Budget,
+        ) -> p::Result<(), p::Error> {
+            p::write_atomic(
+                writer,
+                #[inline(always)]
+                |writer| {
+                    p::keyed::map::write_delta(
+                        writer,
+                        &self.map,
+                        &baseline.map,
+                        64,
+                        spawn_entry,
+                        p::Some(&mut *budget),
+                    )?;
+                    p::keyed::sorted_vec::write_delta(
+                        writer,
+                        &self.sorted,
+                        &baseline.sorted,
+                        64,
+                        <Entry as p::Default>::default,
+                        <Entry as p::keyed::KeyField>::key,
+                        p::Some(&mut *budget),
+                    )?;
+                    p::Ok(())
+                },
+            )
+        }
+
+        fn sent_state(
+            &self,
+            state: &mut Self,
+            baseline: p::Option<&Self>,
+            budget: &mut p::keyed::Budget,
+        ) -> p::Result<(), p::Error> {
+            p::keyed::map::sent_state(
+                &self.map,
+                &mut state.map,
+                p::Option::map(baseline, |baseline| &baseline.map),
+                budget,
+            )?;
+            p::keyed::sorted_vec::sent_state(
+                &self.sorted,
+                &mut state.sorted,
+                p::Option::map(p::Option::map(baseline, |baseline| &baseline.sorted), p::Vec::as_slice),
+                <Entry as p::keyed::KeyField>::key,
+                budget,
+            )?;
+            p::Ok(())
+        }
+    }
+}
+
+/// A zone of `count` entries (ids 3, 6, 9, ...), each at `hp`.
+fn zone(count: u16, hp: u8) -> Zone {
+    let entries = (1..=count).map(|n| Entry { id: 3 * n, hp });
+    Zone { map: entries.clone().map(|entry| (entry.id, entry)).collect(), sorted: entries.collect() }
+}
+
+#[test]
+fn keyed_collections_replicate_through_a_sender() {
+    use crate::ChangeGroups;
+    use crate::sync::{Receiver, Sender};
+
+    // Whole, then as deltas: one entry changed, one despawned, one spawned.
+    let before = zone(40, 50);
+    let mut after = before.clone();
+    after.map.get_mut(&9).unwrap().hp = 7;
+    after.map.remove(&12);
+    after.map.insert(1000, spawn_entry());
+    after.sorted[2].hp = 7;
+    after.sorted.remove(3);
+    after.sorted.push(Entry { id: 1000, hp: 0 });
+    let bits = round_trip(&after);
+    assert!((<Zone as p::BitPack>::MIN_BITS..=<Zone as p::BitPack>::MAX_BITS).contains(&bits));
+    let mut buf = [0u8; 1024];
+    let mut writer = BitWriter::new(&mut buf);
+    after.write_delta(&before, &mut writer).unwrap();
+    let used = writer.finish().unwrap();
+    assert_eq!(Zone::read_delta(&before, &mut BitReader::new(&buf[..used])).unwrap(), after);
+
+    // The cached write writes the delta's bits and records each group's print.
+    let (now, then) = (Entry { id: 3, hp: 8 }, Entry { id: 3, hp: 9 });
+    let mut prints = [0u64; 2];
+    then.group_prints(&mut prints).unwrap();
+    let (mut cached, mut plain) = (BitCounter::new(), BitCounter::new());
+    let mut recorded = [0u64; 2];
+    now.write_delta_cached(&then, &prints, &mut recorded, &mut cached).unwrap();
+    now.write_delta(&then, &mut plain).unwrap();
+    assert_eq!(cached.bits_written(), plain.bits_written());
+    assert_eq!(recorded[0], prints[0], "identity unchanged");
+    assert_ne!(recorded[1], prints[1], "vitals changed");
+
+    // Through a sender with a packet too small for the whole zone: the
+    // budget holds entries back, and the client converges.
+    let mut sender: Sender<Zone> = Sender::new();
+    let mut receiver: Receiver<Zone> = Receiver::new();
+    let mut packet = [0u8; 64];
+    for tick in 0..40 {
+        let used = sender.write(&after, &mut packet).unwrap();
+        let first = sender.sent(sender.next_sequence().wrapping_sub(1)).unwrap();
+        assert!(tick > 0 || first != &after, "the first packet holds entries back");
+        receiver.read(&packet[..used]).unwrap();
+        sender.ack(&receiver.acks());
+    }
+    assert_eq!(receiver.latest(), Some(&after));
+
+    // A nested change group's `sent_state` visits it when its group was sent.
+    let sent = p::keyed::nested_sent(
+        |writer: &mut p::BitFingerprint| <Zone as p::BitPack>::write_to(&after, writer),
+        |writer: &mut p::BitFingerprint| <Zone as p::BitPack>::write_to(&before, writer),
+    );
+    assert_eq!(sent, p::Ok(true));
+    let same = p::keyed::nested_sent(
+        |writer: &mut p::BitFingerprint| <Zone as p::BitPack>::write_to(&after, writer),
+        |writer: &mut p::BitFingerprint| <Zone as p::BitPack>::write_to(&after, writer),
+    );
+    assert_eq!(same, p::Ok(false));
+}
+
 const BITS: u32 = 11;
 const FAR: [f64; 3] = [-1.0e6, -1.0e6, -1.0e3];
 

@@ -77,6 +77,16 @@ impl Fingerprint {
         Ok(sink.finish())
     }
 
+    /// The fingerprint in 64 bits, as a sender's cache keeps it: equal
+    /// fingerprints give equal digests; unequal ones differ but with
+    /// probability 2^-64.
+    #[inline]
+    pub fn digest(&self) -> u64 {
+        let low = mix(self.exact as u64 ^ self.len);
+        let high = mix(low ^ (self.exact >> 64) as u64);
+        mix(high ^ self.rest_hash)
+    }
+
     /// Bits the group wrote.
     #[inline]
     pub const fn len(&self) -> u64 {

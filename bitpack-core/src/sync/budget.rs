@@ -104,6 +104,68 @@ pub struct Budget {
     /// priority they accumulated; and the buffer for the next such list.
     waiting: Vec<Waiting>,
     spare: Vec<Waiting>,
+    /// Scratch for a sorted `Vec`'s state: the entries held back.
+    pub(crate) edits: Vec<Edit>,
+    /// The sender's cache (see [`Prints`]): the baseline's, read by a
+    /// measure pass, and the one it records for the world.
+    pub(crate) baseline_prints: Prints,
+    pub(crate) prints: Prints,
+}
+
+/// The group prints of every entry of each keyed collection of a state,
+/// by visit: `entries x V::PRINTS` digests in key order (see
+/// [`crate::ChangeGroups::write_delta_cached`]), empty when not known. A
+/// sender keeps one beside each state it recorded, so that a delta against
+/// it compares the world's groups with the baseline's prints instead of
+/// fingerprinting the baseline again.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Prints {
+    pub(crate) visits: Vec<Vec<u64>>,
+}
+
+impl Prints {
+    /// Forgets every print, keeping the buffers.
+    pub(crate) fn clear(&mut self) {
+        for visit in &mut self.visits {
+            visit.clear();
+        }
+    }
+
+    /// The prints of visit `number`, to fill (emptied).
+    pub(crate) fn take(&mut self, number: usize) -> Vec<u64> {
+        if self.visits.len() <= number {
+            self.visits.resize_with(number + 1, Vec::new);
+        }
+        let mut prints = core::mem::take(&mut self.visits[number]);
+        prints.clear();
+        prints
+    }
+
+    pub(crate) fn put(&mut self, number: usize, prints: Vec<u64>) {
+        if let Some(slot) = self.visits.get_mut(number) {
+            *slot = prints;
+        }
+    }
+
+    /// Visit `number`'s prints, taken out, if they hold `len` of them (and
+    /// some); else an empty buffer.
+    pub(crate) fn take_if_holds(&mut self, number: usize, len: usize) -> Vec<u64> {
+        match self.visits.get_mut(number) {
+            Some(prints) if prints.len() == len => core::mem::take(prints),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// An entry a packet held back from a sorted `Vec`, to undo in the state
+/// recorded for the packet (a copy of the world's): at index `at` of the
+/// world's entries, the baseline's entry `from` (none for a new entry),
+/// replacing the world's (`in_now`) or put back before it (a removal).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edit {
+    pub(crate) at: usize,
+    pub(crate) from: Option<usize>,
+    pub(crate) in_now: bool,
 }
 
 /// An entry held back, and the priority it accumulated.
@@ -129,6 +191,9 @@ impl Budget {
             order: Vec::new(),
             waiting: Vec::new(),
             spare: Vec::new(),
+            edits: Vec::new(),
+            baseline_prints: Prints { visits: Vec::new() },
+            prints: Prints { visits: Vec::new() },
         }
     }
 
@@ -143,7 +208,13 @@ impl Budget {
         if pass == Pass::Measure {
             self.visits.clear();
             self.candidates.clear();
+            self.prints.clear();
         }
+    }
+
+    /// Measure pass: the number the next visit gets.
+    pub(crate) fn next_visit_number(&self) -> usize {
+        self.visits.len()
     }
 
     /// Measure pass: a new visit, whose candidates follow.
@@ -242,20 +313,11 @@ impl Budget {
         !self.waiting.is_empty()
     }
 
-    /// Bits every candidate takes, keys included, when all are sent.
-    pub(crate) fn all_candidate_bits(&self) -> usize {
-        self.visits
-            .iter()
-            .map(|visit| {
-                let mut previous = None;
-                let mut bits = 0usize;
-                for candidate in self.candidates.get(visit.first..visit.first + visit.len).unwrap_or(&[]) {
-                    bits = bits.saturating_add(visit.key_bits(previous, candidate.key) + candidate.bits);
-                    previous = Some(candidate.key);
-                }
-                bits
-            })
-            .fold(0, usize::saturating_add)
+    /// Unselects every candidate (a packet without any entry, to measure).
+    pub(crate) fn select_none(&mut self) {
+        for candidate in &mut self.candidates {
+            candidate.send = false;
+        }
     }
 
     /// Selects candidates by priority, highest first, while the packet
@@ -312,7 +374,12 @@ impl Budget {
 
     /// The bits selecting candidate `index` adds: its own, its key's gap
     /// from the selected candidate before it, and the change to the gap of
-    /// the selected candidate after it.
+    /// the selected candidate after it. An estimate: the keyed delta places
+    /// the baseline's entries by marks or rank gaps (a rank gap is never
+    /// longer than the key gap it replaces) and the new ones by key gaps
+    /// among themselves, but adds a form
+    /// bit and two counts once anything is sent, so a packet can come out
+    /// a few bits longer than selected; the write then drops an entry.
     fn added_bits(&self, index: usize) -> usize {
         let Some(visit) =
             self.visits.iter().find(|visit| (visit.first..visit.first + visit.len).contains(&index))
@@ -361,7 +428,6 @@ mod tests {
     #[test]
     fn selection_takes_the_highest_priorities_that_fit() {
         let mut budget = budget(&[10, 10, 10, 10], &[1.0, 4.0, 3.0, 2.0]);
-        assert_eq!(budget.all_candidate_bits(), 4 * 14);
         // Room for two candidates of 14 bits after 8 fixed ones.
         assert_eq!(budget.select(8, 8 + 28), 8 + 28);
         let sent: Vec<bool> = budget.candidates().iter().map(|c| c.send).collect();

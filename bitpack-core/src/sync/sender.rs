@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::acks::Acks;
-use super::budget::{Budget, Pass};
+use super::budget::{Budget, Pass, Prints};
 use super::packet::{Header, seal};
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
@@ -28,11 +28,14 @@ pub struct Entry {
 const MIN_WEIGHT: f32 = 1.0 / 64.0;
 const MAX_WEIGHT: f32 = 64.0;
 
-/// One state sent, kept until `N` newer packets replace it.
+/// One state sent, kept until `N` newer packets replace it, with the
+/// group prints of its keyed entries (empty unless the packet carried the
+/// world whole as a delta: see [`Prints`]).
 struct Sent<W> {
     sequence: u16,
     state: W,
     acked: bool,
+    prints: Prints,
 }
 
 /// Sends a world to one client (see the [module docs](super)): every
@@ -147,7 +150,43 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         mut priority: impl FnMut(&W, Entry) -> f32,
     ) -> Result<usize, Error> {
         let sequence = self.next;
-        let baseline = self.newest_acked().and_then(|index| self.sent[index].as_ref());
+        let baseline_slot = self.newest_acked().filter(|&index| self.sent[index].is_some());
+        // The baseline's prints go to the budget for the packet, and back.
+        match baseline_slot.and_then(|index| self.sent[index].as_mut()) {
+            Some(sent) => core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints),
+            None => self.budget.baseline_prints.clear(),
+        }
+        let written = self.write_packet(sequence, baseline_slot, world, buf, &mut priority);
+        if let Some(sent) = baseline_slot.and_then(|index| self.sent[index].as_mut()) {
+            core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints);
+        }
+        let (used, state, whole) = written?;
+        seal(&mut buf[..used], W::SCHEMA);
+        // Reuse the slot's buffers for the new prints; a packet that held
+        // entries back keeps none (its state is not the world written).
+        let slot = &mut self.sent[slot::<N>(sequence)];
+        let mut prints = slot.take().map(|old| old.prints).unwrap_or_default();
+        if whole {
+            core::mem::swap(&mut prints, &mut self.budget.prints);
+        } else {
+            prints.clear();
+        }
+        *slot = Some(Sent { sequence, state, acked: false, prints });
+        self.next = sequence.wrapping_add(1);
+        Ok(used)
+    }
+
+    /// Writes the packet against the state in `baseline_slot` (or whole):
+    /// its length, the state to record, and whether it carried everything.
+    fn write_packet(
+        &mut self,
+        sequence: u16,
+        baseline_slot: Option<usize>,
+        world: &W,
+        buf: &mut [u8],
+        priority: &mut impl FnMut(&W, Entry) -> f32,
+    ) -> Result<(usize, W, bool), Error> {
+        let baseline = baseline_slot.and_then(|index| self.sent[index].as_ref());
         let header = Header { sequence, baseline: baseline.map(|sent| sent.sequence) };
         let baseline = baseline.map(|sent| &sent.state);
         let budget = &mut self.budget;
@@ -162,17 +201,14 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
             let mut writer = BitWriter::new(buf);
             write_packet(&header, world, baseline, &mut writer, budget).and_then(|()| writer.finish())
         };
-        let (used, state) = match attempt {
-            Ok(used) => (used, world.clone()),
+        match attempt {
+            Ok(used) => Ok((used, world.clone(), true)),
             Err(error) if error.kind() == ErrorKind::BufferFull => {
-                write_budgeted(&header, world, baseline, buf, budget, &mut priority)?
+                let (used, state) = write_budgeted(&header, world, baseline, buf, budget, priority)?;
+                Ok((used, state, false))
             }
-            Err(error) => return Err(error),
-        };
-        seal(&mut buf[..used], W::SCHEMA);
-        self.sent[slot::<N>(sequence)] = Some(Sent { sequence, state, acked: false });
-        self.next = sequence.wrapping_add(1);
-        Ok(used)
+            Err(error) => Err(error),
+        }
     }
 
     /// The slot of the newest acknowledged state kept.
@@ -219,9 +255,15 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     priority: &mut impl FnMut(&W, Entry) -> f32,
 ) -> Result<(usize, W), Error> {
     budget.begin(Pass::Measure);
+    write_packet(header, world, baseline, &mut BitCounter::new(), budget)?;
+    // The packet without any entry, measured: how a keyed collection places
+    // its entries (marks or gaps) depends on which it carries.
+    budget.select_none();
+    budget.begin(Pass::Apply);
     let mut counter = BitCounter::new();
     write_packet(header, world, baseline, &mut counter, budget)?;
-    let fixed = counter.bits_written().saturating_sub(budget.all_candidate_bits());
+    budget.check_complete()?;
+    let fixed = counter.bits_written();
     let room = buf.len().saturating_mul(8);
     if fixed > room {
         return Err(Error::new(ErrorKind::BufferFull, room));
@@ -245,7 +287,8 @@ fn write_budgeted<W: ChangeGroups + Clone>(
         }
     };
     budget.begin(Pass::State);
-    let state = world.sent_state(baseline, budget)?;
+    let mut state = world.clone();
+    world.sent_state(&mut state, baseline, budget)?;
     budget.check_complete()?;
     budget.remember_waiting();
     Ok((used, state))

@@ -8,6 +8,7 @@
 //! then runs the [`PASSES`] over the whole body, as serde's `check.rs` runs
 //! its checks.
 
+mod keyed;
 mod passes;
 mod planner;
 mod reach;
@@ -26,6 +27,7 @@ const PASSES: &[Pass] = &[
     passes::adaptive_groups::run,
     max_bytes,
     passes::change_groups::run,
+    passes::keyed::run,
     passes::runs::run,
 ];
 
@@ -33,7 +35,7 @@ const PASSES: &[Pass] = &[
 /// already found while parsing).
 pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, syn::Error> {
     let adaptive = TypeAdaptive::new(&input.attrs, &input.body, &mut errors);
-    let mut planner = Planner::new(errors, adaptive, rules::RULES);
+    let mut planner = Planner::new(errors, adaptive, &[keyed::plan], rules::RULES);
     let body = match &input.body {
         Body::Struct(fields) => Some(ir::Body::Struct(planner.fields(fields))),
         Body::Enum(variants) => Some(ir::Body::Enum(
@@ -53,7 +55,7 @@ pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, sy
             None
         }
     };
-    let mut draft = Draft { body, max_bytes: None, changes: None };
+    let mut draft = Draft { body, max_bytes: None, changes: None, key_field: None };
     for pass in PASSES {
         pass(&mut planner, input, &mut draft);
     }
@@ -71,6 +73,7 @@ pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, sy
         consts,
         checks,
         changes: draft.changes,
+        key_field: draft.key_field,
     })
 }
 

@@ -9,6 +9,7 @@ use crate::ir;
 use crate::ir::consts::{Check, Const, ConstName, ConstTy, Role};
 use crate::ir::encoding::{Encoding, Nested};
 use crate::ir::items::{Changes, Item};
+use crate::ir::keyed::KeyField;
 use crate::parse::attrs::Setting;
 use crate::parse::ty::{Shape, shape};
 use crate::parse::value::{Literal, Value};
@@ -20,6 +21,10 @@ use syn::Type;
 /// reported anything wrong with it), `None` to leave it to the next rule.
 /// `used` records the attributes it took.
 pub type Rule = for<'a> fn(&mut Planner<'a>, &Slot<'a>, &mut Used) -> Option<Encoding<'a>>;
+
+/// A way to plan a whole field before the rules see its values (keyed
+/// collections): `Some` when it takes the field.
+pub type FieldRule = for<'a> fn(&mut Planner<'a>, &'a parse::Field<'a>) -> Option<Encoding<'a>>;
 
 /// A value to encode: its type, what that type is, and the attributes that reach it.
 pub struct Slot<'a> {
@@ -37,6 +42,7 @@ pub struct Draft<'a> {
     pub body: Option<ir::Body<'a>>,
     pub max_bytes: Option<(ConstName, Span)>,
     pub changes: Option<Changes>,
+    pub key_field: Option<KeyField<'a>>,
 }
 
 pub struct Planner<'a> {
@@ -46,11 +52,17 @@ pub struct Planner<'a> {
     /// The type's `adaptive`, and whether it reached an integer.
     pub adaptive: TypeAdaptive<'a>,
     rules: &'static [Rule],
+    field_rules: &'static [FieldRule],
 }
 
 impl<'a> Planner<'a> {
-    pub fn new(errors: Errors, adaptive: TypeAdaptive<'a>, rules: &'static [Rule]) -> Self {
-        Planner { errors, consts: Vec::new(), checks: Vec::new(), adaptive, rules }
+    pub fn new(
+        errors: Errors,
+        adaptive: TypeAdaptive<'a>,
+        field_rules: &'static [FieldRule],
+        rules: &'static [Rule],
+    ) -> Self {
+        Planner { errors, consts: Vec::new(), checks: Vec::new(), adaptive, rules, field_rules }
     }
 
     /// Plans a struct's or a variant's fields; every written field is an item.
@@ -84,6 +96,10 @@ impl<'a> Planner<'a> {
                     .at(skip.span(), "a skipped field is not written; remove `skip` or its other attributes");
             }
             return None;
+        }
+        let field_rules = self.field_rules;
+        if let Some(encoding) = field_rules.iter().find_map(|rule| rule(self, field)) {
+            return Some(encoding);
         }
         let reach = Reach::of(attrs, &self.adaptive, &mut self.errors);
         let mut used = Used::default();

@@ -1,7 +1,12 @@
 //! The `ChangeGroups` impl of a struct with `#[change_group]` fields (and
 //! the compile-time checks of its relative ranges), laid out by
 //! `ir::items::Changes`: fields outside groups always written, a group's
-//! flag then its fields, a nested type's own groups after its flag.
+//! flag then its fields, a nested type's own groups after its flag, a
+//! keyed collection's own delta. `within`: the methods a `Sender` calls,
+//! for types that hold keyed collections.
+
+mod cached;
+mod within;
 
 use crate::expand::atomic;
 use crate::expand::codec::{RelativeCoding, codec};
@@ -11,7 +16,9 @@ use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
 use crate::expand::problem::problem_check;
 use crate::expand::tokens::respan;
+use crate::ir::encoding::Encoding;
 use crate::ir::items::{ChangeItem, Changes, Item};
+use crate::ir::keyed::Keyed;
 use crate::ir::{Field, Fields, Plan};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -40,7 +47,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
         let decode = code.decode(item);
         decodes.push(quote!(let #local = #decode;));
         applies.push(code.apply(item, &local));
-        delta_writes.push(code.delta_write(item));
+        delta_writes.push(code.delta_write(item, Delta::Plain));
         delta_reads.push(code.delta_read(item));
         if let ChangeItem::Nested { field, .. } = item {
             nested_types.push(code.ty(*field));
@@ -64,12 +71,15 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let tracker_span = nested_types.first().map_or_else(Span::call_site, |ty| ty.span());
     let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
     let checks = code.relative_checks();
+    let within = code.within(fields);
+    let cached = code.cached();
     let write_changes = atomic::write(names, quote!(#(#tracker_writes)* #p::Ok(())));
     let decode_changes = atomic::read(names, quote!(#(#decodes)* #p::Ok((#(#locals,)*))));
     let write_delta = atomic::write(names, quote!(#(#delta_writes)* #p::Ok(())));
     let read_delta = atomic::read(names, quote!(#(#delta_reads)* #(#defaults)* #p::Ok(#construct)));
     let (mut generics, params) = bitpack_bounded(names, &plan.input.generics);
     bound_changes(names, changes, &fields.fields, &params, generics.make_where_clause());
+    code.bound_within(generics.make_where_clause());
     bound_geometry(names, fields.encodings(), generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
@@ -118,8 +128,21 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
             ) -> #p::Result<Self, #p::Error> {
                 #read_delta
             }
+
+            #within
+            #cached
         }
     }
+}
+
+/// Which `write_delta` a delta write is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Delta {
+    Plain,
+    /// `write_delta_within`: keyed collections and nested types take the budget.
+    Within,
+    /// `write_delta_cached`: flags judged on group prints.
+    Cached,
 }
 
 /// The generated pieces for one struct.
@@ -246,23 +269,8 @@ impl Code<'_, '_> {
         let this = quote!(self);
         match item {
             ChangeItem::Always(position) => self.write_items(&[Item::Field(*position)], &this),
-            ChangeItem::Group(group) => {
-                let record = Index::from(group.record);
-                let writes = self.write_items(&group.items, &this);
-                quote! {
-                    if #p::tracked_group(
-                        #writer,
-                        &#confirmed.records[#record],
-                        &mut #latest.records[#record],
-                        |#writer: &mut #p::BitFingerprint| {
-                            #writes
-                            #p::Ok(())
-                        },
-                    )? {
-                        #writes
-                    }
-                }
-            }
+            ChangeItem::Group(group) => self.tracked_items(group.record, &group.items),
+            ChangeItem::Keyed { record, field } => self.tracked_items(*record, &[Item::Field(*field)]),
             ChangeItem::Nested { record, slot, field } => {
                 let record = Index::from(*record);
                 let (member, ty) = (self.member(*field), self.ty(*field));
@@ -286,6 +294,27 @@ impl Code<'_, '_> {
         }
     }
 
+    /// A tracked group of `items` (of `self`) with flag record `record`.
+    fn tracked_items(&self, record: usize, items: &[Item]) -> TokenStream {
+        let names = self.names;
+        let (p, writer, confirmed, latest) = (&names.runtime, &names.writer, &names.confirmed, &names.latest);
+        let record = Index::from(record);
+        let writes = self.write_items(items, &quote!(self));
+        quote! {
+            if #p::tracked_group(
+                #writer,
+                &#confirmed.records[#record],
+                &mut #latest.records[#record],
+                |#writer: &mut #p::BitFingerprint| {
+                    #writes
+                    #p::Ok(())
+                },
+            )? {
+                #writes
+            }
+        }
+    }
+
     fn change_type(&self, item: &ChangeItem) -> TokenStream {
         let p = &self.names.runtime;
         match item {
@@ -293,6 +322,10 @@ impl Code<'_, '_> {
             ChangeItem::Group(group) => {
                 let types = group.fields.iter().map(|position| self.ty(*position));
                 quote!(#p::Option<(#(#types,)*)>)
+            }
+            ChangeItem::Keyed { field, .. } => {
+                let ty = self.ty(*field);
+                quote!(#p::Option<(#ty,)>)
             }
             ChangeItem::Nested { field, .. } => {
                 let ty = self.ty(*field);
@@ -319,6 +352,10 @@ impl Code<'_, '_> {
                     (#(#locals,)*)
                 }))
             }
+            ChangeItem::Keyed { field, .. } => {
+                let read = items::read_field(self.names, &self.fields[*field]);
+                sent(quote!((#read,)))
+            }
             ChangeItem::Nested { field, .. } => {
                 let ty = self.ty(*field);
                 let nested = self.nested(ty);
@@ -334,15 +371,8 @@ impl Code<'_, '_> {
                 let member = self.member(*position);
                 quote!(self.#member = #local;)
             }
-            ChangeItem::Group(group) => {
-                let values: Vec<_> = (0..group.fields.len()).map(|index| self.names.value(index)).collect();
-                let members = group.fields.iter().map(|position| self.member(*position));
-                quote! {
-                    if let #p::Some((#(#values,)*)) = #local {
-                        #(self.#members = #values;)*
-                    }
-                }
-            }
+            ChangeItem::Group(group) => self.apply_fields(&group.fields, local),
+            ChangeItem::Keyed { field, .. } => self.apply_fields(&[*field], local),
             ChangeItem::Nested { field, .. } => {
                 let (member, ty) = (self.member(*field), self.ty(*field));
                 let nested = self.nested(ty);
@@ -356,8 +386,47 @@ impl Code<'_, '_> {
         }
     }
 
-    fn delta_write(&self, item: &ChangeItem) -> TokenStream {
+    /// Sets `fields` from the decoded group in `local`, if it was sent.
+    fn apply_fields(&self, fields: &[usize], local: &Ident) -> TokenStream {
+        let p = &self.names.runtime;
+        let values: Vec<_> = (0..fields.len()).map(|index| self.names.value(index)).collect();
+        let members = fields.iter().map(|position| self.member(*position));
+        quote! {
+            if let #p::Some((#(#values,)*)) = #local {
+                #(self.#members = #values;)*
+            }
+        }
+    }
+
+    /// The keyed collection in field `position`, if it is one.
+    fn keyed(&self, position: usize) -> Option<&Keyed<'_>> {
+        match &self.fields[position].encoding {
+            Some(Encoding::Keyed(keyed)) => Some(keyed),
+            _ => None,
+        }
+    }
+
+    /// A delta group's flag over what `now` and `then` write (closures):
+    /// judged on their fingerprints, or in `write_delta_cached` on the
+    /// group's print against the baseline's.
+    fn delta_flag(&self, mode: Delta, record: usize, now: TokenStream, then: TokenStream) -> TokenStream {
+        let (p, writer) = (&self.names.runtime, &self.names.writer);
+        match mode {
+            Delta::Plain | Delta::Within => quote!(#p::delta_group(#writer, #now, #then)),
+            Delta::Cached => {
+                let (record, baseline_prints, prints) =
+                    (Index::from(record), &self.names.baseline_prints, &self.names.prints);
+                quote!(#p::cached_group(#writer, #record, #baseline_prints, #prints, #now, #then))
+            }
+        }
+    }
+
+    /// The `write_delta` of `item`: as `write_delta` writes it, in
+    /// `write_delta_within` (passing the budget on to keyed collections and
+    /// nested types) or in `write_delta_cached`.
+    fn delta_write(&self, item: &ChangeItem, mode: Delta) -> TokenStream {
         let (p, writer, baseline) = (&self.names.runtime, &self.names.writer, &self.names.baseline);
+        let within = mode == Delta::Within;
         match item {
             ChangeItem::Always(position) => self.delta_field_write(*position),
             ChangeItem::Group(group) => {
@@ -367,36 +436,56 @@ impl Code<'_, '_> {
                     Item::Field(position) => self.delta_field_write(*position),
                     item => items::write(self.names, self.fields, item, &|p| self.place(&quote!(self), p)),
                 });
+                let flag = self.delta_flag(
+                    mode,
+                    group.record,
+                    quote!(|#writer: &mut #p::BitFingerprint| {
+                        #now
+                        #p::Ok(())
+                    }),
+                    quote!(|#writer: &mut #p::BitFingerprint| {
+                        #then
+                        #p::Ok(())
+                    }),
+                );
                 quote! {
-                    if #p::delta_group(
-                        #writer,
-                        |#writer: &mut #p::BitFingerprint| {
-                            #now
-                            #p::Ok(())
-                        },
-                        |#writer: &mut #p::BitFingerprint| {
-                            #then
-                            #p::Ok(())
-                        },
-                    )? {
+                    if #flag? {
                         #(#writes)*
                     }
                 }
             }
-            ChangeItem::Nested { field, .. } => {
+            ChangeItem::Keyed { field, .. } => match self.keyed(*field) {
+                Some(keyed) => {
+                    let member = self.member(*field);
+                    let (now, base) =
+                        (Access::Place(quote!(self.#member)), Access::Place(quote!(#baseline.#member)));
+                    keyed.write_delta(self.names, &now, &base, &self.budget(within))
+                }
+                None => TokenStream::new(),
+            },
+            ChangeItem::Nested { field, record, .. } => {
                 let (member, ty) = (self.member(*field), self.ty(*field));
                 let nested = self.nested(ty);
-                let write = quote_spanned! {ty.span()=>
-                    #nested::write_delta(&self.#member, &#baseline.#member, #writer)?;
+                let budget = &self.names.budget;
+                let write = if within {
+                    quote_spanned! {ty.span()=>
+                        #nested::write_delta_within(&self.#member, &#baseline.#member, #writer, #budget)?;
+                    }
+                } else {
+                    quote_spanned! {ty.span()=>
+                        #nested::write_delta(&self.#member, &#baseline.#member, #writer)?;
+                    }
                 };
+                let flag = self.delta_flag(
+                    mode,
+                    *record,
+                    quote!(|#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&self.#member, #writer)),
+                    quote!(|#writer: &mut #p::BitFingerprint| {
+                        <#ty as #p::BitPack>::write_to(&#baseline.#member, #writer)
+                    }),
+                );
                 quote! {
-                    if #p::delta_group(
-                        #writer,
-                        |#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&self.#member, #writer),
-                        |#writer: &mut #p::BitFingerprint| {
-                            <#ty as #p::BitPack>::write_to(&#baseline.#member, #writer)
-                        },
-                    )? {
+                    if #flag? {
                         #write
                     }
                 }
@@ -449,6 +538,13 @@ impl Code<'_, '_> {
                         (#(#kept,)*)
                     };
                 }
+            }
+            ChangeItem::Keyed { field, .. } => {
+                let (local, member) = (self.names.field(*field), self.member(*field));
+                let read = self
+                    .keyed(*field)
+                    .map(|keyed| keyed.read_delta(self.names, &Access::Place(quote!(#baseline.#member))));
+                quote!(let #local = #read;)
             }
             ChangeItem::Nested { field, .. } => {
                 let local = names.field(*field);

@@ -112,7 +112,7 @@ pub fn bound_changes(
 ) {
     for item in &changes.items {
         let (positions, nested) = match item {
-            ChangeItem::Always(_) => continue,
+            ChangeItem::Always(_) | ChangeItem::Keyed { .. } => continue,
             ChangeItem::Group(group) => (group.fields.as_slice(), false),
             ChangeItem::Nested { field, .. } => (std::slice::from_ref(field), true),
         };

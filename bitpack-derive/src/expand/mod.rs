@@ -15,6 +15,7 @@ mod checks;
 mod codec;
 mod generics;
 mod items;
+mod key_field;
 mod names;
 mod pattern;
 mod problem;
@@ -63,6 +64,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let read_body = if atomic { atomic::read(&names, parts.read_body) } else { parts.read_body };
     let (mut generics, bounded) = generics::bitpack_bounded(&names, &input.generics);
     generics::bound_scoped(&names, &plan.body, &bounded, generics.make_where_clause());
+    codec::keyed::bound_keys(&names, &plan.body, generics.make_where_clause());
     let encodings = plan.body.field_lists().flat_map(|fields| fields.encodings());
     generics::bound_geometry(&names, encodings, generics.make_where_clause());
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -71,6 +73,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         (Some(changes), Body::Struct(fields)) => Some(change_groups::expand(&names, plan, fields, changes)),
         _ => None,
     };
+    let key_field = key_field::expand(&names, plan);
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
     let inline = match &plan.body {
@@ -105,6 +108,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
             #scope
             #force_check
             #changes
+            #key_field
         };
     }
 }

@@ -47,6 +47,13 @@ pub struct Names {
     pub latest: Ident,
     pub changes: Ident,
     pub nested: Ident,
+    /// A sender's packet budget, passed on to keyed collections, and the
+    /// state it records for a packet.
+    pub budget: Ident,
+    pub state: Ident,
+    /// A sender's group prints: the baseline's, and the value's it records.
+    pub baseline_prints: Ident,
+    pub prints: Ident,
     /// The bit a delta group's flag is read at.
     pub flag: Ident,
 }
@@ -79,6 +86,10 @@ impl Names {
             latest: local("__latest"),
             changes: local("__changes"),
             nested: local("__nested"),
+            budget: local("__budget"),
+            state: local("__state"),
+            baseline_prints: local("__baseline_prints"),
+            prints: local("__prints"),
             flag: local("__flag"),
         }
     }

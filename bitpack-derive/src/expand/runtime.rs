@@ -4,6 +4,7 @@
 //! itself, so a name the core renames is one row here.
 
 use crate::ir::consts::AxisBounds;
+use crate::ir::keyed::Form;
 use crate::ir::runtime::Runtime;
 use crate::parse::ty::{FloatTy, IntTy};
 use proc_macro2::{Span, TokenStream};
@@ -138,6 +139,20 @@ pub fn float(p: &Runtime, float: FloatTy, item: FloatItem) -> TokenStream {
         FixedIsNegative if f32 => quote!(#p::adaptive::fixed_is_negative_f32),
         FixedIsNegative => quote!(#p::adaptive::fixed_point_is_negative),
     }
+}
+
+/// `<runtime>::keyed::map` or `<runtime>::keyed::sorted_vec`: a keyed
+/// collection's runtime (the same functions in both); and the trait a
+/// sorted `Vec`'s entries carry their key by.
+pub fn keyed(p: &Runtime, form: &Form<'_>) -> TokenStream {
+    match form {
+        Form::Map { .. } => quote!(#p::keyed::map),
+        Form::SortedVec => quote!(#p::keyed::sorted_vec),
+    }
+}
+
+pub fn key_field(p: &Runtime) -> TokenStream {
+    quote!(#p::keyed::KeyField)
 }
 
 /// `<runtime>::adaptive`: the adaptive integers' runtime.

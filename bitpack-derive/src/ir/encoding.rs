@@ -6,6 +6,7 @@
 use crate::ir::adaptive::Adaptive;
 use crate::ir::consts::{ConstName, Range, Steps};
 use crate::ir::geometry::{Rotation, Vector};
+use crate::ir::keyed::Keyed;
 use crate::parse::ty::{FloatTy, IntTy, SequenceTy};
 use syn::{Expr, Path, Type};
 
@@ -30,6 +31,8 @@ pub enum Encoding<'a> {
     With(With<'a>),
     /// The collections beyond `String` and `Vec`, with `max_len`.
     Collection(Collection<'a>),
+    /// A `#[change_group]` keyed collection: see [`Keyed`].
+    Keyed(Keyed<'a>),
 }
 
 /// A `bool`: one bit, through its own `BitPack`.
@@ -171,7 +174,8 @@ impl<'a> Encoding<'a> {
             | Encoding::Float(_)
             | Encoding::Text(_)
             | Encoding::Nested(_)
-            | Encoding::Adaptive(_) => &[],
+            | Encoding::Adaptive(_)
+            | Encoding::Keyed(_) => &[],
         }
     }
 

@@ -51,7 +51,9 @@ impl Item {
 /// `write_to`; a group is one flag bit at its first field, then (if set)
 /// all its fields in order; a bare `#[change_group]` on a field of a named
 /// type nests that type's own groups after the flag (the type must
-/// implement `ChangeGroups`); a named group sends any field whole.
+/// implement `ChangeGroups`); a bare `#[change_group]` on a `BTreeMap`,
+/// or on a `Vec` of a named type, is a keyed collection; a named group
+/// sends any field whole.
 pub struct Changes {
     pub items: Vec<ChangeItem>,
     /// Per field: where `relative` was written (the field then codes against
@@ -68,6 +70,9 @@ pub enum ChangeItem {
     Group(Group),
     /// A nested change-group field: its outer record and its tracker's slot.
     Nested { record: usize, slot: usize, field: usize },
+    /// A keyed collection (its field's encoding is `Encoding::Keyed`):
+    /// tracked, one group sent whole; in a delta, its own flag and entries.
+    Keyed { record: usize, field: usize },
 }
 
 pub struct Group {

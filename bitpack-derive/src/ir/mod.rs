@@ -10,6 +10,7 @@
 //!   groups) and the change groups'.
 //! - `consts`: the typed constants for attribute values, and the checks the
 //!   compiler runs on those the derive could not read.
+//! - `keyed`: keyed collections and the `#[bitpack(key)]` field.
 //! - `runtime`: the path generated code reaches the runtime by.
 
 pub mod adaptive;
@@ -17,11 +18,13 @@ pub mod consts;
 pub mod encoding;
 pub mod geometry;
 pub mod items;
+pub mod keyed;
 pub mod runtime;
 
 use crate::ir::consts::{Check, Const, ConstName};
 use crate::ir::encoding::Encoding;
 use crate::ir::items::{Changes, Item};
+use crate::ir::keyed::KeyField;
 use crate::ir::runtime::Runtime;
 use crate::parse::Style;
 use proc_macro2::Span;
@@ -39,6 +42,8 @@ pub struct Plan<'a> {
     pub checks: Vec<Check>,
     /// The change groups, for a struct with `#[change_group]` fields.
     pub changes: Option<Changes>,
+    /// `#[bitpack(key)]`: the field the type's `KeyField` impl returns.
+    pub key_field: Option<KeyField<'a>>,
 }
 
 pub enum Body<'a> {

@@ -67,6 +67,17 @@ pub struct FieldAttrs {
     pub relative: Option<Ident>,
     /// `#[change_group]` / `#[change_group(name)]`.
     pub change_group: Option<GroupAttr>,
+    /// `#[bitpack(key)]` and `#[bitpack(spawn = path)]`: see `check::keyed`.
+    pub keyed: KeyedAttrs,
+}
+
+/// The keys of keyed collections on a field.
+#[derive(Default)]
+pub struct KeyedAttrs {
+    /// `#[bitpack(key)]`: the field a sorted `Vec` of the type is keyed by.
+    pub key: Option<Ident>,
+    /// `#[bitpack(spawn = path)]`: what new entries are sent against.
+    pub spawn: Option<Setting<Value>>,
 }
 
 /// The helper attributes of the type itself.
@@ -133,6 +144,8 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     parsed.with = take_path(&mut bitpack, "with").map(|(name, value)| Setting { name, value });
     (parsed.adaptive, parsed.adaptive_group) = take_adaptive(&mut bitpack);
     parsed.skip = take_flag(&mut bitpack, "skip");
+    parsed.keyed.key = take_flag(&mut bitpack, "key");
+    parsed.keyed.spawn = take_value(&mut bitpack, "spawn").map(|(name, value)| Setting { name, value });
     parsed
 }
 

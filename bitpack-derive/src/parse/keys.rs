@@ -66,6 +66,9 @@ pub const BITPACK_KEYS: &[Key] = &[
     key("adaptive", false, Place::Either, Status::Ready),
     // Foreign types through a module (issue 12).
     key("with", true, Place::Field, Status::Ready),
+    // Keyed collections (issue 13).
+    key("key", false, Place::Field, Status::Ready),
+    key("spawn", true, Place::Field, Status::Ready),
 ];
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.

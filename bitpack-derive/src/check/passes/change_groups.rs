@@ -81,6 +81,10 @@ fn plan_struct(attrs: &[&FieldAttrs], fields: &[ir::Field<'_>], errors: &mut Err
                     plan.records += 1;
                 }
             },
+            Some(None) if matches!(field.encoding, Some(Encoding::Keyed(_))) => {
+                plan.items.push(ChangeItem::Keyed { record: plan.records, field: position });
+                plan.records += 1;
+            }
             // A named type through its own `BitPack` nests its groups (a
             // vector, a quaternion or a `with` field is a group of its own).
             Some(None)

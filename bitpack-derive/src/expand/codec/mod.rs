@@ -11,6 +11,7 @@
 //! - `containers`: `Vec`, `Option`, `Box`, arrays, tuples.
 //! - `nested`: a type through its own `BitPack` (also the plain leaves' form).
 //! - `adaptive`: adaptive integers, groups and fixed-point floats.
+//! - `keyed`: keyed collections (whole here; their deltas for change groups).
 //! - `geometry`: vectors with per-axis bounds, quaternions as smallest three.
 //! - `collections`: `Box<str>` and the like, `VecDeque`, boxed slices, maps, sets.
 //! - `with`: a field through a `#[bitpack(with = module)]` module.
@@ -25,6 +26,7 @@ pub mod containers;
 pub mod float;
 pub mod geometry;
 pub mod int;
+pub mod keyed;
 pub mod nested;
 pub mod text;
 pub mod with;
@@ -133,6 +135,7 @@ pub fn codec<'e>(encoding: &'e Encoding<'_>) -> &'e dyn Codec {
         Encoding::Tuple(tuple) => tuple,
         Encoding::Nested(nested) => nested,
         Encoding::Adaptive(adaptive) => adaptive,
+        Encoding::Keyed(keyed) => keyed,
         Encoding::Vector(vector) => vector,
         Encoding::Rotation(rotation) => rotation,
         Encoding::With(with) => with,

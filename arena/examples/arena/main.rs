@@ -1,0 +1,60 @@
+//! An arena server sends its world to clients through `bitpack::sync` over a lossy link; the
+//! clients check what they decode, and every encoding of the same ticks is measured.
+//!
+//! ```sh
+//! cargo run --release --example arena [-- --ticks N --clients N --loss F --seed N --svg PATH]
+//! ```
+
+mod chart;
+mod cli;
+mod measure;
+mod peers;
+mod table;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Args::parse();
+    let settings = measure::Settings {
+        ticks: args.ticks,
+        clients: args.clients,
+        loss: args.loss,
+        seed: args.seed,
+        delay_ticks: 3,
+    };
+    // A progress line only once the run has taken a few seconds.
+    let start = Instant::now();
+    let mut shown: Option<Instant> = None;
+    let mut progress = |tick: u32| {
+        let due = shown.is_none_or(|at| at.elapsed() > Duration::from_millis(250));
+        if start.elapsed() > Duration::from_secs(3) && due {
+            eprint!("\rtick {tick} of {}", settings.ticks);
+            let _ = std::io::stderr().flush();
+            shown = Some(Instant::now());
+        }
+    };
+    let report = measure::run(settings, &mut progress);
+    if shown.is_some() {
+        eprint!("\r{:30}\r", "");
+    }
+    let report = match report {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    print!("{}", table::render(&report));
+    match chart::draw(&report, &args.svg) {
+        Ok(()) => println!("chart: {}", args.svg.display()),
+        Err(error) => {
+            eprintln!("error: cannot write the chart: {error}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}

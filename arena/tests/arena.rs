@@ -1,0 +1,115 @@
+//! The arena example, shortened to one second of game time: every client agrees with the
+//! server, the encodings rank as the README says, the output fits 80 columns, the chart is
+//! written, and bad flags are refused with clap's usage error.
+
+#[path = "../examples/arena/chart.rs"]
+mod chart;
+#[path = "../examples/arena/cli.rs"]
+mod cli;
+#[path = "../examples/arena/measure.rs"]
+mod measure;
+#[path = "../examples/arena/peers.rs"]
+mod peers;
+#[path = "../examples/arena/table.rs"]
+mod table;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use measure::{Report, Settings};
+
+/// One second at 30 Hz, three clients, the example's link.
+fn one_second() -> Report {
+    let settings = Settings { ticks: 30, clients: 3, loss: 0.05, seed: 7, delay_ticks: 3 };
+    measure::run(settings, &mut |_| {}).expect("every client agrees with the server")
+}
+
+#[test]
+fn one_second_every_client_agrees_and_sizes_rank() {
+    let report = one_second();
+    let a = &report.agreement;
+    // Each client decoded most packets, and every decoded state was checked.
+    assert!(a.decoded.0 >= 20, "{a:?}");
+    assert!(a.checked >= 2 * 3 * 20, "{a:?}");
+    assert!(a.lost > 0 && a.lost < a.sent / 5, "{a:?}");
+
+    let bytes: Vec<f64> = report.encodings.iter().map(|m| m.mean_bytes()).collect();
+    let [raw, bincode, postcard, bitcode, whole, groups, deltas, _zstd] = bytes[..] else {
+        panic!("one figure per encoding: {bytes:?}")
+    };
+    assert!(whole < bitcode, "(d) {whole} < (c) {bitcode}");
+    assert!(groups < whole, "(e) {groups} < (d) {whole}");
+    assert!(deltas <= groups, "(f) {deltas} <= (e) {groups}");
+    assert!(bitcode < raw && bincode < raw && postcard < raw, "{bytes:?}");
+    for m in &report.encodings {
+        assert_eq!(m.bytes_per_tick.len(), 30);
+        assert!(m.encodes >= 30 && m.decodes >= 20, "{m:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let sizes = |report: &Report| -> Vec<Vec<f64>> {
+        report.encodings.iter().map(|m| m.bytes_per_tick.clone()).collect()
+    };
+    assert_eq!(sizes(&one_second()), sizes(&one_second()));
+}
+
+#[test]
+fn the_table_fits_80_columns_and_the_chart_is_written() {
+    let report = one_second();
+    let table = table::render(&report);
+    for name in measure::NAMES {
+        assert!(table.contains(name), "{table}");
+    }
+    assert!(table.contains("clients agree"), "{table}");
+    for line in table.lines() {
+        assert!(line.chars().count() <= 80, "{} columns: {line}", line.chars().count());
+    }
+    let path = std::env::temp_dir().join(format!("bitpack-arena-test-{}.svg", std::process::id()));
+    chart::draw(&report, &path).expect("chart written");
+    let svg = std::fs::read_to_string(&path).expect("chart readable");
+    let _ = std::fs::remove_file(&path);
+    assert!(svg.starts_with("<svg"));
+    for name in measure::NAMES {
+        let escaped = name.replace('&', "&amp;");
+        assert!(svg.contains(&escaped), "legend has {name}");
+    }
+    assert!(svg.matches("<polyline").count() >= measure::NAMES.len());
+}
+
+#[test]
+fn bad_flags_get_the_usage_error() {
+    let parse = |args: &[&str]| cli::Args::try_parse_from([&["arena"], args].concat());
+    for bad in [
+        &["--loss", "2"][..],
+        &["--loss=-0.1"],
+        &["--loss", "1"],
+        &["--loss", "lots"],
+        &["--clients", "0"],
+        &["--clients", "65"],
+        &["--ticks", "0"],
+        &["--seed=-1"],
+    ] {
+        let error = parse(bad).expect_err("refused");
+        assert!(
+            matches!(error.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue),
+            "{bad:?}: {:?}",
+            error.kind()
+        );
+        // clap's usage error: its message, the flag named, exit status 2 (no panic).
+        assert_eq!(error.exit_code(), 2);
+        let text = error.render().to_string();
+        assert!(
+            text.contains(bad[0].split('=').next().unwrap_or_default()) && text.contains("try '--help'"),
+            "{bad:?}: {text}"
+        );
+    }
+    let error = parse(&["--speed", "3"]).expect_err("unknown flag");
+    assert_eq!(error.kind(), ErrorKind::UnknownArgument);
+
+    let args = parse(&[]).expect("defaults");
+    assert_eq!((args.ticks, args.clients, args.loss, args.seed), (600, 8, 0.05, 1));
+    assert_eq!(args.svg, std::path::Path::new("target/bitpack-arena.svg"));
+    let args = parse(&["--ticks", "30", "--clients", "1", "--loss", "0", "--svg", "x.svg"]).expect("valid");
+    assert_eq!((args.ticks, args.clients, args.loss), (30, 1, 0.0));
+}

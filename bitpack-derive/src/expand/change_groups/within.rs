@@ -1,0 +1,182 @@
+//! The `ChangeGroups` methods a `Sender` calls (`write_to_within`,
+//! `write_delta_within`, `sent_state`), for a struct that holds keyed
+//! collections or nested change-group fields (which may hold some): the
+//! same bits as `write_to` and `write_delta`, with the sender's budget
+//! passed on to every keyed collection in traversal order, and the state
+//! the receiver holds after a packet the budget cut short. Other types
+//! keep the trait's defaults. The methods exist with `alloc` only, so they
+//! sit in `if_alloc!`.
+
+use super::{Code, Delta};
+use crate::expand::atomic;
+use crate::expand::items;
+use crate::expand::names::Access;
+use crate::expand::tokens::respan;
+use crate::ir::Fields;
+use crate::ir::items::{ChangeItem, Item};
+use crate::ir::keyed::Form;
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+use syn::WhereClause;
+use syn::spanned::Spanned;
+
+impl Code<'_, '_> {
+    /// What a keyed collection's writes take: `Some(&mut *__budget)` within
+    /// a `*_within` method, else `None`.
+    pub(super) fn budget(&self, within: bool) -> TokenStream {
+        let (p, budget) = (&self.names.runtime, &self.names.budget);
+        if within { quote!(#p::Some(&mut *#budget)) } else { quote!(#p::None) }
+    }
+
+    /// Whether the type holds keyed collections, or nested types that may.
+    fn holds_keyed(&self) -> bool {
+        self.changes
+            .items
+            .iter()
+            .any(|item| matches!(item, ChangeItem::Keyed { .. } | ChangeItem::Nested { .. }))
+    }
+
+    fn is_nested(&self, position: usize) -> bool {
+        self.changes
+            .items
+            .iter()
+            .any(|item| matches!(item, ChangeItem::Nested { field, .. } if *field == position))
+    }
+
+    /// The three methods, or nothing for a type that holds no keyed collection.
+    pub(super) fn within(&self, fields: &Fields<'_>) -> TokenStream {
+        if !self.holds_keyed() {
+            return TokenStream::new();
+        }
+        let names = self.names;
+        let (p, writer, writer_ty, baseline, budget) =
+            (&names.runtime, &names.writer, &names.writer_ty, &names.baseline, &names.budget);
+        let whole = fields.items.iter().map(|item| self.whole_write(item));
+        let deltas = self.changes.items.iter().map(|item| self.delta_write(item, Delta::Within));
+        let states = self.changes.items.iter().filter_map(|item| match item {
+            ChangeItem::Keyed { field, .. } | ChangeItem::Nested { field, .. } => {
+                Some(self.sent_field(*field))
+            }
+            _ => None,
+        });
+        let state = &names.state;
+        let write_whole = atomic::write(names, quote!(#(#whole)* #p::Ok(())));
+        let write_delta = atomic::write(names, quote!(#(#deltas)* #p::Ok(())));
+        quote! {
+            #p::if_alloc! {
+                #[inline]
+                fn write_to_within<#writer_ty: #p::BitWrite>(
+                    &self,
+                    #writer: &mut #writer_ty,
+                    #budget: &mut #p::keyed::Budget,
+                ) -> #p::Result<(), #p::Error> {
+                    #write_whole
+                }
+
+                #[inline]
+                fn write_delta_within<#writer_ty: #p::BitWrite>(
+                    &self,
+                    #baseline: &Self,
+                    #writer: &mut #writer_ty,
+                    #budget: &mut #p::keyed::Budget,
+                ) -> #p::Result<(), #p::Error> {
+                    #write_delta
+                }
+
+                #[inline]
+                fn sent_state(
+                    &self,
+                    #state: &mut Self,
+                    #baseline: #p::Option<&Self>,
+                    #budget: &mut #p::keyed::Budget,
+                ) -> #p::Result<(), #p::Error> {
+                    #(#states)*
+                    #p::Ok(())
+                }
+            }
+        }
+    }
+
+    /// `write_to`'s `item`, with keyed collections and nested types
+    /// written through the budget.
+    fn whole_write(&self, item: &Item) -> TokenStream {
+        let (writer, budget) = (&self.names.writer, &self.names.budget);
+        let place = |position: usize| {
+            let member = self.member(position);
+            Access::Place(quote!(self.#member))
+        };
+        match item {
+            Item::Field(position) if self.keyed(*position).is_some() => match self.keyed(*position) {
+                Some(keyed) => keyed.write_whole(self.names, &place(*position), &self.budget(true)),
+                None => TokenStream::new(),
+            },
+            Item::Field(position) if self.is_nested(*position) => {
+                let (member, ty) = (self.member(*position), self.ty(*position));
+                let nested = self.nested(ty);
+                quote_spanned!(ty.span()=> #nested::write_to_within(&self.#member, #writer, #budget)?;)
+            }
+            item => items::write(self.names, self.fields, item, &place),
+        }
+    }
+
+    /// Makes field `position` of the state (a copy of `self`) what the
+    /// receiver holds after the packet: a keyed collection's entries held
+    /// back as in the baseline, a nested type's own state when the packet
+    /// sent it (else the baseline's, the same bits).
+    fn sent_field(&self, position: usize) -> TokenStream {
+        let names = self.names;
+        let (p, baseline, budget, state) = (&names.runtime, &names.baseline, &names.budget, &names.state);
+        let (member, ty) = (self.member(position), self.ty(position));
+        let base = quote!(#p::Option::map(#baseline, |#baseline| &#baseline.#member));
+        let (now, into) = (Access::Place(quote!(self.#member)), Access::Place(quote!(#state.#member)));
+        if let Some(keyed) = self.keyed(position) {
+            let sent = keyed.sent_state(names, &now, &into, base);
+            return quote!(#sent;);
+        }
+        let nested = self.nested(ty);
+        let fingerprint = |owner: &TokenStream| {
+            let writer = &names.writer;
+            quote_spanned! {ty.span()=>
+                |#writer: &mut #p::BitFingerprint| <#ty as #p::BitPack>::write_to(&#owner.#member, #writer)
+            }
+        };
+        let (now, then) = (fingerprint(&quote!(self)), fingerprint(&baseline.to_token_stream()));
+        quote! {
+            if match #baseline {
+                #p::Some(#baseline) => #p::keyed::nested_sent(#now, #then)?,
+                #p::None => true,
+            } {
+                #nested::sent_state(&self.#member, &mut #state.#member, #base, #budget)?;
+            }
+        }
+    }
+
+    /// The bounds of the keyed collections' entries and keys, each spanned
+    /// at its type (concrete ones too, so a type without groups, or a key
+    /// type that cannot key, fails there, once; the `BitPack` impl bounds
+    /// the keys too).
+    pub(super) fn bound_within(&self, where_clause: &mut WhereClause) {
+        let p = &self.names.runtime;
+        for item in &self.changes.items {
+            let ChangeItem::Keyed { field, .. } = item else { continue };
+            let Some(keyed) = self.keyed(*field) else { continue };
+            let (value, vp) = (keyed.value, respan(&p.to_token_stream(), keyed.value.span()));
+            where_clause.predicates.push(syn::parse_quote_spanned! {value.span()=>
+                #value: #vp::ChangeGroups + #vp::Clone + ::core::cmp::PartialEq
+            });
+            match &keyed.form {
+                Form::Map { key } => {
+                    let kp = respan(&p.to_token_stream(), key.span());
+                    where_clause
+                        .predicates
+                        .push(syn::parse_quote_spanned!(key.span()=> #key: #kp::keyed::Key));
+                }
+                Form::SortedVec => {
+                    where_clause
+                        .predicates
+                        .push(syn::parse_quote_spanned!(value.span()=> #value: #vp::keyed::KeyField));
+                }
+            }
+        }
+    }
+}

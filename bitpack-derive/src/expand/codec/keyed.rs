@@ -1,0 +1,155 @@
+//! Keyed collections, through the runtime's `keyed::map` or
+//! `keyed::sorted_vec` (the same functions; a sorted `Vec` also passes
+//! `<V as KeyField>::key`). Whole here, as `write_to` and `read_from`
+//! write them; the delta, read and sent-state calls are for the change
+//! groups. Every call is spanned at the entries' type, so an entry type
+//! without `ChangeGroups` (or a key) is reported there.
+
+use crate::expand::codec::Codec;
+use crate::expand::names::{Access, Names};
+use crate::expand::runtime;
+use crate::expand::tokens::respan;
+use crate::ir::Body;
+use crate::ir::encoding::Encoding;
+use crate::ir::keyed::{Form, Keyed};
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+use syn::WhereClause;
+use syn::spanned::Spanned;
+
+impl Keyed<'_> {
+    /// The runtime module, spanned at the entries' type.
+    fn module(&self, names: &Names) -> TokenStream {
+        respan(&runtime::keyed(&names.runtime, &self.form), self.value.span())
+    }
+
+    /// The key type `K`.
+    fn key(&self, names: &Names) -> TokenStream {
+        match &self.form {
+            Form::Map { key } => key.to_token_stream(),
+            Form::SortedVec => {
+                let (value, key_field) = (self.value, runtime::key_field(&names.runtime));
+                quote_spanned!(value.span()=> <#value as #key_field>::Key)
+            }
+        }
+    }
+
+    /// `, <V as KeyField>::key` for a sorted `Vec`, nothing for a map.
+    fn key_of(&self, names: &Names) -> TokenStream {
+        match &self.form {
+            Form::Map { .. } => TokenStream::new(),
+            Form::SortedVec => {
+                let (value, key_field) = (self.value, runtime::key_field(&names.runtime));
+                quote_spanned!(value.span()=> , <#value as #key_field>::key)
+            }
+        }
+    }
+
+    /// What new entries are sent against: the `spawn` function, or `V::default`.
+    fn spawn(&self, names: &Names) -> TokenStream {
+        match self.spawn {
+            Some(spawn) => spawn.to_token_stream(),
+            None => {
+                let (p, value) = (&names.runtime, self.value);
+                quote_spanned!(value.span()=> <#value as #p::Default>::default)
+            }
+        }
+    }
+
+    /// Writes the collection at `access` whole, through `budget` (an
+    /// `Option<&mut Budget>` expression).
+    pub fn write_whole(&self, names: &Names, access: &Access, budget: &TokenStream) -> TokenStream {
+        let (module, writer, max_len, key_of) =
+            (self.module(names), &names.writer, &self.max_len, self.key_of(names));
+        let reference = access.reference();
+        quote_spanned!(self.value.span()=> #module::write(#writer, #reference, #max_len #key_of, #budget)?;)
+    }
+
+    /// Writes the delta of the collection at `now` against `base`, through `budget`.
+    pub fn write_delta(
+        &self,
+        names: &Names,
+        now: &Access,
+        base: &Access,
+        budget: &TokenStream,
+    ) -> TokenStream {
+        let (module, writer, max_len) = (self.module(names), &names.writer, &self.max_len);
+        let (spawn, key_of, now, base) =
+            (self.spawn(names), self.key_of(names), now.reference(), base.reference());
+        quote_spanned! {self.value.span()=>
+            #module::write_delta(#writer, #now, #base, #max_len, #spawn #key_of, #budget)?;
+        }
+    }
+
+    /// The collection read as a delta against `base`.
+    pub fn read_delta(&self, names: &Names, base: &Access) -> TokenStream {
+        let (module, reader, max_len) = (self.module(names), &names.reader, &self.max_len);
+        let (spawn, key_of, base) = (self.spawn(names), self.key_of(names), base.reference());
+        quote_spanned!(self.value.span()=> #module::read_delta(#reader, #base, #max_len, #spawn #key_of)?)
+    }
+
+    /// Makes the collection at `state` (a copy of the one at `now`) what the
+    /// receiver holds after the packet the budget wrote, against `base` (an
+    /// `Option<&Collection>` expression).
+    pub fn sent_state(&self, names: &Names, now: &Access, state: &Access, base: TokenStream) -> TokenStream {
+        let (module, budget, now, state) =
+            (self.module(names), &names.budget, now.reference(), state.value());
+        let (p, value) = (&names.runtime, self.value);
+        let (base, key_of) = match self.form {
+            Form::Map { .. } => (base, TokenStream::new()),
+            // The runtime takes the baseline's entries as a slice.
+            Form::SortedVec => {
+                let key_field = runtime::key_field(p);
+                (
+                    quote_spanned!(value.span()=> #p::Option::map(#base, #p::Vec::as_slice)),
+                    quote_spanned!(value.span()=> <#value as #key_field>::key,),
+                )
+            }
+        };
+        quote_spanned!(value.span()=> #module::sent_state(#now, &mut #state, #base, #key_of #budget)?)
+    }
+}
+
+/// `K: Key` (or `V: KeyField`) for each keyed collection, spanned at the
+/// key's (or the entries') type: a type that cannot key is reported there,
+/// once, and not at every runtime call.
+pub fn bound_keys(names: &Names, body: &Body<'_>, where_clause: &mut WhereClause) {
+    let p = &names.runtime;
+    for encoding in body.field_lists().flat_map(|fields| fields.encodings()) {
+        let Encoding::Keyed(keyed) = encoding else { continue };
+        let (ty, bound) = match &keyed.form {
+            Form::Map { key } => (*key, quote!(keyed::Key)),
+            Form::SortedVec => (keyed.value, quote!(keyed::KeyField)),
+        };
+        let (p, bound) = (respan(&p.to_token_stream(), ty.span()), respan(&bound, ty.span()));
+        where_clause.predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #p::#bound));
+    }
+}
+
+impl Codec for Keyed<'_> {
+    fn write(&self, names: &Names, access: &Access, _: usize) -> TokenStream {
+        let p = &names.runtime;
+        self.write_whole(names, access, &quote!(#p::None))
+    }
+
+    fn read(&self, names: &Names, _: usize) -> TokenStream {
+        let (module, reader, max_len, key_of) =
+            (self.module(names), &names.reader, &self.max_len, self.key_of(names));
+        quote_spanned!(self.value.span()=> #module::read(#reader, #max_len #key_of)?)
+    }
+
+    fn max_bits(&self, names: &Names) -> TokenStream {
+        let (module, key, value, max_len) = (self.module(names), self.key(names), self.value, &self.max_len);
+        quote_spanned!(value.span()=> #module::max_bits::<#key, #value>(#max_len))
+    }
+
+    fn min_bits(&self, names: &Names) -> TokenStream {
+        let (module, max_len) = (self.module(names), &self.max_len);
+        quote!(#module::min_bits(#max_len))
+    }
+
+    fn schema(&self, names: &Names) -> TokenStream {
+        let (module, key, value, max_len) = (self.module(names), self.key(names), self.value, &self.max_len);
+        quote_spanned!(value.span()=> #module::schema::<#key, #value>(#max_len))
+    }
+}

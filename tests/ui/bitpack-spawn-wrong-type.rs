@@ -1,0 +1,21 @@
+use std::collections::BTreeMap;
+
+#[derive(bitpack::BitPack, Clone, Default, PartialEq)]
+struct Unit {
+    #[change_group]
+    #[bits(min = 0, max = 100)]
+    health: u8,
+}
+
+fn fresh() -> u8 {
+    100
+}
+
+#[derive(bitpack::BitPack)]
+struct World {
+    #[change_group]
+    #[bitpack(max_len = 64, spawn = fresh)]
+    units: BTreeMap<u32, Unit>,
+}
+
+fn main() {}
