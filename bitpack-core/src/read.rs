@@ -498,3 +498,84 @@ fn relative_tier<S: BitRead + ?Sized>(reader: &mut S) -> Result<Option<(u32, u32
 // Keeps the prefix constant in use on the read side too: the final tier is
 // entered after exactly this many zero flags.
 const _: () = assert!(RELATIVE_TIERS.len() == ABSOLUTE_PREFIX_ZEROS as usize);
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use alloc::string::String;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::BitRead;
+    use crate::error::ErrorKind;
+    use crate::reader::BitReader;
+    use crate::sink::writer::BitWriter;
+    use crate::write::BitWrite;
+
+    /// `read_bytes` and `read_str` as a generic caller sees them (borrowed
+    /// from the reader), not the `BitReader`'s own zero-copy methods.
+    fn text_through_the_trait<R: BitRead>(
+        reader: &mut R,
+        max_len: usize,
+    ) -> Result<(Vec<u8>, String), ErrorKind> {
+        let bytes = reader.read_bytes(2).map_err(|e| e.kind())?.to_vec();
+        let text = String::from(reader.read_str(max_len).map_err(|e| e.kind())?);
+        Ok((bytes, text))
+    }
+
+    fn message(text: &[u8]) -> Vec<u8> {
+        let mut buf = vec![0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        writer.write_bool(true).unwrap();
+        writer.write_bytes(&[7, 9]).unwrap();
+        // A string's wire by hand, so that invalid UTF-8 can be sent.
+        writer.write_int(text.len() as i32, 0, 16).unwrap();
+        writer.write_align().unwrap();
+        writer.write_bytes(text).unwrap();
+        let used = writer.finish().unwrap();
+        buf.truncate(used);
+        buf
+    }
+
+    #[test]
+    fn generic_reads_of_bytes_and_text_match_the_readers_own() {
+        let bytes = message(b"arena");
+        let mut generic = BitReader::new(&bytes);
+        assert!(BitRead::read_bool(&mut generic).unwrap());
+        let through_trait = text_through_the_trait(&mut generic, 16).unwrap();
+        let mut own = BitReader::new(&bytes);
+        assert!(own.read_bool().unwrap());
+        let own_bytes = own.read_bytes(2).unwrap().to_vec();
+        let own_text = String::from(own.read_str(16).unwrap());
+        assert_eq!(through_trait, (own_bytes, own_text));
+        assert_eq!((generic.bits_read(), generic.bits_remaining()), (own.bits_read(), own.bits_remaining()));
+    }
+
+    #[test]
+    fn a_refused_generic_string_leaves_the_reader_at_its_length() {
+        for (text, kind) in [(&b"a\xFFb"[..], ErrorKind::InvalidUtf8), (&b"a\0b"[..], ErrorKind::InteriorNul)]
+        {
+            let bytes = message(text);
+            let mut reader = BitReader::new(&bytes);
+            reader.read_bool().unwrap();
+            BitRead::read_bytes(&mut reader, 2).unwrap();
+            let start = reader.bits_read();
+            let error = BitRead::read_str(&mut reader, 16).unwrap_err();
+            assert_eq!((error.kind(), error.bit(), reader.bits_read()), (kind, start, start));
+            // The reader's own zero-copy read refuses the same way.
+            let error = reader.read_str(16).unwrap_err();
+            assert_eq!((error.kind(), error.bit(), reader.bits_read()), (kind, start, start));
+        }
+    }
+
+    #[test]
+    fn a_string_longer_than_the_input_is_refused_before_its_bytes() {
+        let bytes = message(b"abc");
+        // Cut the last byte of the string: the length says 3, 2 remain.
+        let mut reader = BitReader::new(&bytes[..bytes.len() - 1]);
+        reader.read_bool().unwrap();
+        BitRead::read_bytes(&mut reader, 2).unwrap();
+        let start = reader.bits_read();
+        let error = BitRead::read_str(&mut reader, 16).unwrap_err();
+        assert_eq!((error.kind(), error.bit(), reader.bits_read()), (ErrorKind::UnexpectedEnd, start, start));
+    }
+}
