@@ -14,7 +14,7 @@ mod peers;
 #[path = "../examples/arena/table.rs"]
 mod table;
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, ChangeGroups};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups};
 use bitpack_arena::sim::{Arena, Config};
 use bitpack_arena::world::{MAX_HEALTH, Mob, World, absolute};
 use clap::Parser;

@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[derive(BitPack, Clone, Debug, PartialEq)]

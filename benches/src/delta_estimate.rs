@@ -11,7 +11,7 @@
 //! `#[change_group]` derived.
 
 use bitpack::change::write_relative_steps;
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 
 use crate::dataset::{
     ARMOR_MAX, ENTITIES, Entity, EntityFlags, HEALTH_MAX, ID_MAX, POSITION_RANGE, Snapshot, VELOCITY_RANGE,

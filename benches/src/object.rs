@@ -2,7 +2,7 @@
 //! compressed floats, and a 14-field game object (3 bools, 5 ranged ints,
 //! 4 compressed floats, a u64 and a 9-byte string).
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
 
 use crate::rng::SplitMix64;
 

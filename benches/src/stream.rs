@@ -12,7 +12,7 @@
 //! Both need the same entities in the same slots from message to message,
 //! as a server's entity table has; a different count is refused.
 
-use bitpack::{BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
+use bitpack::{BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
 
 use crate::dataset::{ENTITIES, Entity, EntityFlags, EntityKind, Snapshot};
 
@@ -25,7 +25,7 @@ fn write_header<W: BitWrite>(snapshot: &Snapshot, writer: &mut W) -> Result<(), 
 }
 
 /// Reads the header; refuses a count other than `expected`.
-fn read_header(reader: &mut BitReader<'_>, expected: usize) -> Result<u32, Error> {
+fn read_header<R: BitRead>(reader: &mut R, expected: usize) -> Result<u32, Error> {
     let tick = reader.read_u32()?;
     let at = reader.bits_read();
     let count = reader.read_int(0, ENTITIES as i32)? as usize;

@@ -5,7 +5,7 @@
 //! behave exactly like one `write_bool`/`read_bool` each, failing at the
 //! same bit (and, as every derived write and read does, failing whole).
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use bitpack_benches::dataset::{self, EntityFlags, Snapshot};
 
 /// Writes `value` into a buffer of `len` bytes: the bytes used, or the error.

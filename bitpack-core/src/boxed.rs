@@ -5,7 +5,8 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 
 /// Reads `T` into a `Box`: `size_of::<T>()` claimed from the allocation
 /// budget first. The value is read (on the stack) and then moved in; for
@@ -15,9 +16,9 @@ use crate::reader::BitReader;
 /// `#p::read_box(__reader, |__reader| #p::Ok(READ))?`.
 #[cfg(feature = "alloc")]
 #[inline]
-pub fn read_box<T>(
-    reader: &mut BitReader<'_>,
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+pub fn read_box<R: BitRead, T>(
+    reader: &mut R,
+    read: impl FnOnce(&mut R) -> Result<T, Error>,
 ) -> Result<Box<T>, Error> {
     reader.rolled_back(|reader| {
         reader.claim_allocation::<T>(1)?;
@@ -33,9 +34,9 @@ pub fn read_box<T>(
 /// `READ`: `#p::read_boxed_array(__reader, |__reader| #p::Ok(READ))?`.
 #[cfg(feature = "alloc")]
 #[inline]
-pub fn read_boxed_array<T, const N: usize>(
-    reader: &mut BitReader<'_>,
-    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+pub fn read_boxed_array<R: BitRead, T, const N: usize>(
+    reader: &mut R,
+    mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<Box<[T; N]>, Error> {
     reader.rolled_back(|reader| {
         reader.claim_allocation::<T>(N)?;

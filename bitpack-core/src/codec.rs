@@ -2,6 +2,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
+use crate::read::BitRead;
 use crate::reader::BitReader;
 use crate::sink::counter::BitCounter;
 use crate::sink::writer::BitWriter;

@@ -100,7 +100,7 @@ impl ErrorKind {
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitReader, Error, ErrorKind};
+/// use bitpack::{BitRead, BitReader, Error, ErrorKind};
 ///
 /// let mut reader = BitReader::new(&[0xFF]);
 /// assert_eq!(reader.read_int(0, 15)?, 15); // 4 bits

@@ -8,7 +8,7 @@
 use crate::error::Error;
 use crate::pack::BitPack;
 use crate::private::{self, schema};
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::BitWrite;
 
 /// Types with a fixed-width core operation: `bool` (1 bit), raw `f32`
@@ -26,7 +26,7 @@ macro_rules! fixed_width {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 reader.$read()
             }
         }
@@ -53,7 +53,7 @@ macro_rules! unsigned {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 reader.$read()
             }
         }
@@ -82,7 +82,7 @@ macro_rules! signed {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 private::$module::read(reader, $ty::MIN, $ty::MAX)
             }
         }
@@ -114,7 +114,7 @@ impl<T: BitPack> BitPack for Option<T> {
     }
 
     #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         private::read_atomic(reader, |reader| {
             if reader.read_bool()? { Ok(Some(T::read_from(reader)?)) } else { Ok(None) }
         })
@@ -138,7 +138,7 @@ macro_rules! pointer {
             /// Built on the heap, its size claimed from the reader's budget
             /// first ([`BitPack::read_boxed`]).
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 Ok(<$pointer>::from(T::read_boxed(reader)?))
             }
         }
@@ -171,13 +171,13 @@ impl<T: BitPack, const N: usize> BitPack for [T; N] {
     }
 
     #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         private::read_array(reader, T::read_from)
     }
 
     #[cfg(feature = "alloc")]
     #[inline]
-    fn read_boxed(reader: &mut BitReader<'_>) -> Result<alloc::boxed::Box<Self>, Error> {
+    fn read_boxed<R: BitRead>(reader: &mut R) -> Result<alloc::boxed::Box<Self>, Error> {
         private::read_boxed_array(reader, T::read_from)
     }
 }
@@ -201,7 +201,7 @@ macro_rules! tuple {
 
             #[inline(always)]
             #[allow(unused_variables)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 private::read_atomic(reader, |reader| Ok(($($name::read_from(reader)?,)*)))
             }
         }
@@ -227,6 +227,7 @@ tuple! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reader::BitReader;
     use crate::{BitCounter, BitWriter};
 
     fn round_trip<T: BitPack + PartialEq + core::fmt::Debug>(value: T, bits: usize) {

@@ -8,7 +8,7 @@
 use crate::error::Error;
 use crate::pack::BitPack;
 use crate::private::Axes;
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::smallest_three::Quaternion;
 use crate::write::BitWrite;
 
@@ -26,7 +26,7 @@ macro_rules! as_array {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 Ok(Self::from(<[$component; $n]>::read_from(reader)?))
             }
         }
@@ -98,7 +98,7 @@ macro_rules! quaternion {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 Ok(Self::from_array(<[$component; 4]>::read_from(reader)?))
             }
         }

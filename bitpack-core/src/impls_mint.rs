@@ -10,7 +10,7 @@
 use crate::error::Error;
 use crate::pack::BitPack;
 use crate::private::{Axes, read_atomic, write_atomic};
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::smallest_three::{Component, Quaternion};
 use crate::write::BitWrite;
 
@@ -30,7 +30,7 @@ macro_rules! components {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 read_atomic(reader, |reader| Ok(mint::$ty { $($field: T::read_from(reader)?),* }))
             }
         }
@@ -74,7 +74,7 @@ impl<T: BitPack> BitPack for mint::Quaternion<T> {
     }
 
     #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         read_atomic(reader, |reader| {
             let v = mint::Vector3::read_from(reader)?;
             Ok(mint::Quaternion { v, s: T::read_from(reader)? })

@@ -13,7 +13,8 @@ use core::time::Duration;
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{ranged_u32, schema};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// The largest Unicode scalar value.
@@ -34,7 +35,7 @@ impl BitPack for char {
     }
 
     #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         let start = reader.bits_read();
         let value = reader.read_int(0, CHAR_MAX)?;
         match char::from_u32(value as u32) {
@@ -63,7 +64,7 @@ impl BitPack for Duration {
     }
 
     #[inline(always)]
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         let start = reader.bits_read();
         let secs = reader.read_u64()?;
         match ranged_u32::read(reader, 0, NANOS_MAX) {
@@ -90,7 +91,7 @@ macro_rules! nonzero {
             }
 
             #[inline(always)]
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 let start = reader.bits_read();
                 match $nonzero::new(<$int>::read_from(reader)?) {
                     Some(value) => Ok(value),
@@ -126,7 +127,7 @@ impl<T: ?Sized> BitPack for PhantomData<T> {
     }
 
     #[inline(always)]
-    fn read_from(_reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(_reader: &mut R) -> Result<Self, Error> {
         Ok(PhantomData)
     }
 }

@@ -35,7 +35,9 @@
 //! │   ├── fingerprint.rs    BitFingerprint and Fingerprint: a group's bits, without keeping them
 //! │   └── reserved.rs       a sink inside a reservation; the list of sinks that reserve
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic
-//! ├── reader.rs             BitReader: every read bounded; the allocation budget
+//! ├── source.rs             BitSource: the raw takes under BitRead (sealed)
+//! ├── read.rs               BitRead: every read, checked, over any source
+//! ├── reader.rs             BitReader: a slice as a source; the allocation budget
 //! ├── boxed.rs              Box<T> and Box<[T; N]> read within the budget
 //! ├── adaptive/             integers without a range: a length prefix, then the bits
 //! │   ├── mod.rs            the wire format; the public names
@@ -107,10 +109,12 @@ mod pack;
 // The crate's own name for `__private`.
 use __private as private;
 mod quantize;
+mod read;
 mod reader;
 mod relative;
 mod sink;
 pub mod smallest_three;
+mod source;
 #[cfg(feature = "alloc")]
 pub mod sync;
 pub mod with;
@@ -127,6 +131,7 @@ pub use codec::encode;
 pub use codec::{decode, decode_with_limit, encode_into, measure};
 pub use error::{Error, ErrorKind};
 pub use pack::BitPack;
+pub use read::BitRead;
 pub use reader::BitReader;
 pub use relative::RelativeInt;
 pub use sink::counter::BitCounter;

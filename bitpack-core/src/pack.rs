@@ -1,11 +1,11 @@
 //! The `BitPack` trait: a type that knows its own wire layout.
 
 use crate::error::Error;
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::BitWrite;
 
 /// A type with a bit-exact wire layout: written to any [`BitWrite`] sink and
-/// read back from a [`BitReader`].
+/// read back from any [`BitRead`] source, such as a [`crate::BitReader`].
 ///
 /// Implemented by the core for `bool`, every integer (full range), `f32`
 /// and `f64` (raw bits), arrays, tuples, `Option`, `Box`, `Rc`, `Arc` and
@@ -15,7 +15,7 @@ use crate::write::BitWrite;
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitCounter, BitPack, BitReader, BitWriter};
+/// use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWriter};
 ///
 /// let value: (bool, Option<i8>) = (true, Some(-3));
 /// let mut buf = [0u8; 2];
@@ -52,7 +52,7 @@ pub trait BitPack: Sized {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error>;
 
     /// Reads a value written by [`BitPack::write_to`].
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error>;
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error>;
 
     /// Reads a value into a `Box`, as `Box<Self>::read_from` does: claims
     /// `size_of::<Self>()` from the reader's allocation budget, then moves
@@ -60,7 +60,7 @@ pub trait BitPack: Sized {
     /// instead, so a `Box<[u8; 1_000_000]>` never passes through the stack.
     #[cfg(feature = "alloc")]
     #[inline]
-    fn read_boxed(reader: &mut BitReader<'_>) -> Result<alloc::boxed::Box<Self>, Error> {
+    fn read_boxed<R: BitRead>(reader: &mut R) -> Result<alloc::boxed::Box<Self>, Error> {
         crate::boxed::read_box(reader, Self::read_from)
     }
 }

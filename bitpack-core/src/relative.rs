@@ -6,7 +6,7 @@
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitReader, BitWrite, BitWriter, RelativeInt};
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter, RelativeInt};
 ///
 /// // Ids that only grow, each sent after the one before.
 /// fn write_ids<T: RelativeInt>(w: &mut BitWriter<'_>, first: T, ids: &[T]) -> Result<(), bitpack::Error> {

@@ -48,7 +48,7 @@
 //!
 //! ```
 //! # extern crate bitpack_core as bitpack;
-//! use bitpack::{BitReader, BitWrite, BitWriter, smallest_three};
+//! use bitpack::{BitRead, BitReader, BitWrite, BitWriter, smallest_three};
 //!
 //! let rotation = [0.0f32, 0.38268343, 0.0, 0.9238795]; // 45° about y, (x, y, z, w)
 //! let mut buf = [0u8; 4];
@@ -65,7 +65,8 @@
 
 use crate::change::{read_relative_steps, relative_steps_bits, write_relative_steps};
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// The fewest bits per component.
@@ -391,7 +392,7 @@ fn push_code<W: BitWrite>(writer: &mut W, code: Code, component_bits: u32) {
 
 /// Takes a code's `2 + 3 x N` bits.
 #[inline(always)]
-fn take_code(reader: &mut BitReader<'_>, component_bits: u32) -> Result<Code, Error> {
+fn take_code(reader: &mut impl BitRead, component_bits: u32) -> Result<Code, Error> {
     let largest = reader.take(2)? as u32;
     let mut parts = [0; 3];
     for part in &mut parts {
@@ -416,7 +417,7 @@ pub fn write<W: BitWrite, Q: Quaternion>(
 /// Reads a quaternion written by [`write`](fn@write) at the same `component_bits`.
 /// On `Err` the reader has not moved.
 #[inline]
-pub fn read<Q: Quaternion>(reader: &mut BitReader<'_>, component_bits: u32) -> Result<Q, Error> {
+pub fn read<Q: Quaternion>(reader: &mut impl BitRead, component_bits: u32) -> Result<Q, Error> {
     let start = reader.bits_read();
     check_bits(component_bits, start)?;
     let code = match take_code(reader, component_bits) {
@@ -485,7 +486,7 @@ pub fn write_relative<W: BitWrite, Q: Quaternion>(
 /// was decoded of it). Bits no writer sends against that baseline are an
 /// `Err`; on `Err` the reader has not moved.
 pub fn read_relative<Q: Quaternion>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     baseline: &Q,
     component_bits: u32,
 ) -> Result<Q, Error> {
@@ -502,7 +503,7 @@ pub fn read_relative<Q: Quaternion>(
 
 /// The code [`write_relative`] sent; `Err` for bits it never sends.
 fn read_relative_code<Q: Quaternion>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     baseline: &Q,
     component_bits: u32,
 ) -> Result<Code, ErrorKind> {
@@ -533,6 +534,7 @@ fn read_relative_code<Q: Quaternion>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reader::BitReader;
     use crate::{BitCounter, BitWriter};
 
     fn round_trip(xyzw: [f32; 4], component_bits: u32) -> [f32; 4] {

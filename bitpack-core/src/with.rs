@@ -11,7 +11,7 @@
 //! pub const MIN_BITS: usize;  // the fewest (0 is always correct, if loose)
 //! pub const SCHEMA: u64;      // the wire's fingerprint (see `BitPack::SCHEMA`)
 //! pub fn write<W: BitWrite>(value: &T, writer: &mut W) -> Result<(), Error>;
-//! pub fn read(reader: &mut BitReader<'_>) -> Result<T, Error>;
+//! pub fn read(reader: &mut impl BitRead) -> Result<T, Error>;
 //! ```
 //!
 //! On a field: `#[bitpack(with = uuid_bits)] id: Uuid` (see the `bitpack`
@@ -41,7 +41,7 @@
 //! /// `#[bitpack(with = uuid_bits)] id: third_party::Uuid`
 //! mod uuid_bits {
 //!     use super::third_party::Uuid;
-//!     use bitpack::{BitPack, BitReader, BitWrite, Error};
+//!     use bitpack::{BitPack, BitRead, BitReader, BitWrite, Error};
 //!
 //!     pub const MAX_BITS: usize = <u128 as BitPack>::MAX_BITS;
 //!     pub const MIN_BITS: usize = <u128 as BitPack>::MIN_BITS;
@@ -51,13 +51,13 @@
 //!         value.as_u128().write_to(writer)
 //!     }
 //!
-//!     pub fn read(reader: &mut BitReader<'_>) -> Result<Uuid, Error> {
+//!     pub fn read(reader: &mut impl BitRead) -> Result<Uuid, Error> {
 //!         Ok(Uuid::from_u128(u128::read_from(reader)?))
 //!     }
 //! }
 //!
 //! // What the derived code does with it:
-//! use bitpack::{BitCounter, BitReader, BitWrite, BitWriter};
+//! use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
 //! # fn main() -> Result<(), bitpack::Error> {
 //! let id = third_party::Uuid::from_u128(0x1234_5678_9abc_def0_1122_3344_5566_7788);
 //! let mut buf = [0u8; 16];

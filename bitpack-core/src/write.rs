@@ -219,7 +219,7 @@ pub trait BitWrite: BitSink + Reserve {
     ///
     /// ```
     /// # extern crate bitpack_core as bitpack;
-    /// use bitpack::{BitReader, BitWrite, BitWriter};
+    /// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
     ///
     /// let mut buf = [0u8; 8];
     /// let mut writer = BitWriter::new(&mut buf);

@@ -25,7 +25,7 @@ pub fn expand(input: &Input<'_>, errors: syn::Error) -> TokenStream {
                     ::core::unreachable!()
                 }
 
-                fn read_from(_: &mut #p::BitReader<'_>) -> #p::Result<Self, #p::Error> {
+                fn read_from<__R: #p::BitRead>(_: &mut __R) -> #p::Result<Self, #p::Error> {
                     ::core::unreachable!()
                 }
             }

@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo run --example quickstart`.
 
-use bitpack::{BitPack, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 
 #[derive(BitPack, Debug, Clone, PartialEq)]
 enum Weapon {

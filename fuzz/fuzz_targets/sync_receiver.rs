@@ -58,9 +58,9 @@ fn baseline() -> BTreeMap<u16, Drone> {
     (0..6).map(|i| (i * 7, Drone { id: i * 7, x: 100 * i, y: 5, armed: i % 2 == 0 })).collect()
 }
 
-fn in_place<T>(
+fn in_place<R: BitRead, T>(
     bytes: &[u8],
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, bitpack::Error>,
+    read: impl FnOnce(&mut R) -> Result<T, bitpack::Error>,
 ) -> Option<T> {
     let mut reader = BitReader::new(bytes);
     match read(&mut reader) {

@@ -4,7 +4,7 @@
 //! the reader as they were.
 
 use crate::bits::assert_rewrites;
-use bitpack::{BitPack, BitReader, ChangeGroups};
+use bitpack::{BitPack, BitRead, BitReader, ChangeGroups};
 
 #[derive(BitPack, Debug, Clone, PartialEq)]
 #[bitpack(adaptive)]

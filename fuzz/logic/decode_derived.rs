@@ -2,7 +2,7 @@
 //! decodes encodes back to exactly the bits it was read from.
 
 use crate::bits::assert_rewrites;
-use bitpack::{BitPack, BitReader};
+use bitpack::{BitPack, BitRead, BitReader};
 
 #[derive(BitPack, Debug, PartialEq)]
 pub enum Weapon {

@@ -4,7 +4,7 @@
 
 use crate::bits::{assert_rewrites, same_bits, written_at};
 use bitpack::adaptive::{self, Signs};
-use bitpack::{BitReader, BitWrite, BitWriter, Error, change};
+use bitpack::{BitRead, BitReader, BitWrite, BitWriter, Error, change};
 
 /// A decoded value and how to write it again.
 type Rewrite<'a> = Box<dyn FnOnce(&mut BitWriter<'_>) -> Result<(), Error> + 'a>;

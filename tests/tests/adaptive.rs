@@ -5,7 +5,7 @@ mod adaptive_support;
 
 use adaptive_support::{Big, Mixed, Outer, Position, Published, Samples, Single, decode, encode};
 use bitpack::adaptive::{self, Signs};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ErrorKind};
 use prost::Message;
 
 #[derive(Clone, PartialEq, prost::Message)]

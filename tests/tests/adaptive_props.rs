@@ -7,7 +7,7 @@ mod adaptive_support;
 
 use adaptive_support::{Big, Mixed, Outer, Position, Published, Samples, Single, decode, encode};
 use bitpack::adaptive::{self, AdaptiveInt, Signs};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter};
 use proptest::prelude::*;
 
 /// The magnitude a signed value is sent as, written out independently of

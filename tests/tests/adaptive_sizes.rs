@@ -9,7 +9,7 @@ mod adaptive_support;
 
 use adaptive_support::{Position, Published, SAMPLES_MAX_LEN, Samples, encode};
 use bitpack::adaptive::{self, SignScope, Signs, read_adaptive, write_adaptive};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitWrite, Error};
 use prost::Message;
 
 /// A per-match scoreboard row.
@@ -34,7 +34,7 @@ impl SignScope for PlayerStats {
         write_adaptive(w, self.score, s)?;
         write_adaptive(w, self.ping_ms, s)
     }
-    fn read_scoped(r: &mut BitReader<'_>, s: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, s: Signs) -> Result<Self, Error> {
         Ok(PlayerStats {
             player_id: read_adaptive(r, s)?,
             kills: read_adaptive(r, s)?,
@@ -51,7 +51,7 @@ impl BitPack for PlayerStats {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         adaptive::write_scope(self, writer)
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         adaptive::read_scope(reader)
     }
 }
@@ -88,7 +88,7 @@ impl SignScope for Tick {
         write_adaptive(w, self.entity_id, s)?;
         write_adaptive(w, self.health_delta, s)
     }
-    fn read_scoped(r: &mut BitReader<'_>, s: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, s: Signs) -> Result<Self, Error> {
         Ok(Tick {
             time_ms: read_adaptive(r, s)?,
             entity_id: read_adaptive(r, s)?,
@@ -103,7 +103,7 @@ impl BitPack for Tick {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         adaptive::write_scope(self, writer)
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         adaptive::read_scope(reader)
     }
 }
@@ -132,7 +132,7 @@ impl SignScope for Leaderboard {
     fn write_scoped<W: BitWrite>(&self, w: &mut W, s: Signs) -> Result<(), Error> {
         adaptive::write_adaptive_vec(w, &self.scores, SAMPLES_MAX_LEN, s)
     }
-    fn read_scoped(r: &mut BitReader<'_>, s: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, s: Signs) -> Result<Self, Error> {
         Ok(Leaderboard { scores: adaptive::read_adaptive_vec(r, SAMPLES_MAX_LEN, s)? })
     }
 }
@@ -143,7 +143,7 @@ impl BitPack for Leaderboard {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         adaptive::write_scope(self, writer)
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         adaptive::read_scope(reader)
     }
 }

@@ -5,7 +5,7 @@
 use bitpack::__private::{self, relative_f32};
 use bitpack::adaptive::{self, Signs};
 use bitpack::change::{self, BitFingerprint};
-use bitpack::{BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 
 /// `prefix` marker bits, then what `write` writes: the bytes.
 fn after_marker(prefix: u32, write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>) -> Vec<u8> {
@@ -21,10 +21,10 @@ fn after_marker(prefix: u32, write: impl FnOnce(&mut BitWriter<'_>) -> Result<()
 
 /// Reads with `read` after `prefix` bits: the error's kind and bit, and
 /// where the reader was left.
-fn refusal<T>(
-    bytes: &[u8],
+fn refusal<'a, T>(
+    bytes: &'a [u8],
     prefix: u32,
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+    read: impl FnOnce(&mut BitReader<'a>) -> Result<T, Error>,
 ) -> (ErrorKind, usize, usize) {
     let mut reader = BitReader::new(bytes);
     if prefix > 0 {

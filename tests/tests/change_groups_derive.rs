@@ -4,7 +4,7 @@
 
 mod change_groups_common;
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 
 #[derive(BitPack, Clone, Debug, Default, PartialEq)]
 struct Combat {
@@ -271,7 +271,7 @@ impl<const N: usize> BitPack for Fleet<N> {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         self.0.iter().try_for_each(|unit| unit.write_to(writer))
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         (0..N).map(|_| Unit::read_from(reader)).collect::<Result<_, _>>().map(Fleet)
     }
 }
@@ -291,7 +291,7 @@ impl<const N: usize> ChangeGroups for Fleet<N> {
         }
         Ok(())
     }
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, Error> {
         (0..N).map(|_| Unit::decode_changes(reader)).collect()
     }
     fn apply_changes(&mut self, changes: Self::Changes) {
@@ -302,7 +302,7 @@ impl<const N: usize> ChangeGroups for Fleet<N> {
     fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), Error> {
         self.0.iter().zip(&baseline.0).try_for_each(|(unit, baseline)| unit.write_delta(baseline, writer))
     }
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error> {
         baseline
             .0
             .iter()

@@ -3,7 +3,7 @@
 
 mod change_groups_common;
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
 use change_groups_common::{Combat, Entity, SplitMix64, World};
 use proptest::prelude::*;
 

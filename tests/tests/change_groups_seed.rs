@@ -14,7 +14,7 @@
 mod change_groups_common;
 
 use bitpack::change::{GroupRecord, read_relative_int, write_relative_int};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
 use change_groups_common::seed::{Message, WORLD, scenario};
 use change_groups_common::{delta, sent, tracked};
 
@@ -38,14 +38,14 @@ impl<const RELATIVE: bool> Seed<RELATIVE> {
         w.write_bits(u32::from(self.action), 4)?;
         w.write_bits(u32::from(self.flags), 4)
     }
-    fn read_header(r: &mut BitReader<'_>) -> Result<(u8, u8), Error> {
+    fn read_header<R: BitRead>(r: &mut R) -> Result<(u8, u8), Error> {
         Ok((r.read_bits(4)? as u8, r.read_bits(4)? as u8))
     }
     /// Writes a ranged u16 field absolutely.
     fn write_ranged<W: BitWrite>(w: &mut W, value: u16, (min, max): (i32, i32)) -> Result<(), Error> {
         w.write_int(i32::from(value), min, max)
     }
-    fn read_ranged(r: &mut BitReader<'_>, (min, max): (i32, i32)) -> Result<u16, Error> {
+    fn read_ranged<R: BitRead>(r: &mut R, (min, max): (i32, i32)) -> Result<u16, Error> {
         let value = r.read_int(min, max)?;
         u16::try_from(value).map_err(|_| Error::new(ErrorKind::OutOfRange, r.bits_read()))
     }
@@ -68,7 +68,7 @@ impl<const RELATIVE: bool> Seed<RELATIVE> {
             Self::write_ranged(w, value, range)
         }
     }
-    fn read_delta_field(r: &mut BitReader<'_>, baseline: u16, range: (i32, i32)) -> Result<u16, Error> {
+    fn read_delta_field<R: BitRead>(r: &mut R, baseline: u16, range: (i32, i32)) -> Result<u16, Error> {
         if RELATIVE {
             let value = read_relative_int(r, i64::from(baseline), i64::from(range.0), i64::from(range.1))?;
             u16::try_from(value).map_err(|_| Error::new(ErrorKind::OutOfRange, r.bits_read()))
@@ -88,7 +88,7 @@ impl<const RELATIVE: bool> BitPack for Seed<RELATIVE> {
         Self::write_ranged(w, self.x, WORLD)?;
         Self::write_ranged(w, self.y, WORLD)
     }
-    fn read_from(r: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(r: &mut R) -> Result<Self, Error> {
         let (action, flags) = Self::read_header(r)?;
         Ok(Seed {
             action,
@@ -126,7 +126,7 @@ impl<const RELATIVE: bool> ChangeGroups for Seed<RELATIVE> {
         Ok(())
     }
 
-    fn decode_changes(r: &mut BitReader<'_>) -> Result<SeedChanges, Error> {
+    fn decode_changes<R: BitRead>(r: &mut R) -> Result<SeedChanges, Error> {
         let header = sent(r, Self::read_header)?;
         let checksum = r.read_u8()?;
         let orientation = sent(r, |r| Self::read_ranged(r, ORIENTATION))?;
@@ -164,7 +164,7 @@ impl<const RELATIVE: bool> ChangeGroups for Seed<RELATIVE> {
         Ok(())
     }
 
-    fn read_delta(baseline: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, r: &mut R) -> Result<Self, Error> {
         let (action, flags) = sent(r, Self::read_header)?.unwrap_or((baseline.action, baseline.flags));
         let checksum = r.read_u8()?;
         let orientation = sent(r, |r| Self::read_delta_field(r, baseline.orientation, ORIENTATION))?

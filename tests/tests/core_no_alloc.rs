@@ -4,7 +4,7 @@
 
 mod counting_allocator;
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
 use counting_allocator::{allocations, measure};
 
 fn write_everything<W: BitWrite>(w: &mut W) -> Result<(), Error> {
@@ -38,7 +38,7 @@ fn write_everything<W: BitWrite>(w: &mut W) -> Result<(), Error> {
 
 /// Reads back what `write_everything` wrote; returns the allocations
 /// `read_wstr` made (the one read that allocates).
-fn read_everything(r: &mut BitReader<'_>) -> Result<usize, Error> {
+fn read_everything<R: BitRead>(r: &mut R) -> Result<usize, Error> {
     assert_eq!(r.read_bits(3)?, 5);
     assert_eq!(r.read_bits64(41)?, 1 << 40);
     assert!(r.read_bool()?);

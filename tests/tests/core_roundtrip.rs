@@ -2,7 +2,7 @@
 //! counter agrees with the writer, buffers of exactly the needed size work
 //! and one byte less fails, and hostile bytes never panic a reader.
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use proptest::prelude::*;
 
 /// One write op with its parameters and an in-range value.
@@ -127,7 +127,7 @@ fn write<W: BitWrite>(w: &mut W, op: &Op) -> Result<(), Error> {
 
 /// Reads `op` back: `Err` when the reader refused, `Ok(Some(why))` when it
 /// decoded something other than what `op` wrote.
-fn read_back(r: &mut BitReader<'_>, op: &Op) -> Result<Option<String>, Error> {
+fn read_back<R: BitRead>(r: &mut R, op: &Op) -> Result<Option<String>, Error> {
     fn differ<T: PartialEq + std::fmt::Debug>(got: T, want: T) -> Option<String> {
         (got != want).then(|| format!("decoded {got:?}, wrote {want:?}"))
     }

@@ -7,7 +7,7 @@ mod counting_allocator;
 
 use bitpack::__private;
 use bitpack::adaptive::{self, Signs};
-use bitpack::{BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use counting_allocator::measure;
 
 /// Bytes written by `write`, finished.
@@ -192,7 +192,7 @@ impl<T: BitPack, const MAX_LEN: usize> BitPack for Through<T, MAX_LEN> {
         self.0.iter().try_for_each(|element| element.write_to(writer))
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         __private::read_vec(reader, MAX_LEN, T::MIN_BITS, T::read_from).map(Through)
     }
 }
@@ -208,7 +208,7 @@ impl BitPack for Seven {
         __private::ranged_u8::write(writer, self.0, 7, 7)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         __private::ranged_u8::read(reader, 7, 7).map(Seven)
     }
 }

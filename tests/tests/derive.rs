@@ -3,7 +3,7 @@
 
 mod derive_types;
 
-use bitpack::{BitPack, BitReader, BitWrite, BitWriter, ErrorKind};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ErrorKind};
 use derive_types::*;
 use proptest::prelude::*;
 

@@ -3,7 +3,7 @@
 //! writes must still never write past the buffer, never panic, and end in
 //! `BufferFull` rather than in bytes that claim to be a whole message.
 
-use bitpack::{BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitPack, BitRead, BitWrite, BitWriter, Error, ErrorKind};
 
 /// Claims 1 bit, writes 64.
 #[derive(Debug, PartialEq)]
@@ -17,7 +17,7 @@ impl BitPack for Understated {
         writer.write_u64(self.0)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         reader.read_u64().map(Understated)
     }
 }

@@ -8,7 +8,7 @@
 
 mod outcomes;
 
-use bitpack::{__private, BitCounter, BitPack, BitReader, BitWrite, Error};
+use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, Error};
 use outcomes::{outcome, read_outcome};
 use proptest::prelude::*;
 
@@ -79,11 +79,11 @@ fn write_fields<W: BitWrite>(v: &Leaves, w: &mut W) -> Result<(), Error> {
 }
 
 /// [`Leaves`] read one field at a time through the core, as one value.
-fn read_by_hand(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
+fn read_by_hand<R: BitRead>(r: &mut R) -> Result<Leaves, Error> {
     __private::read_atomic(r, read_fields)
 }
 
-fn read_fields(r: &mut BitReader<'_>) -> Result<Leaves, Error> {
+fn read_fields<R: BitRead>(r: &mut R) -> Result<Leaves, Error> {
     let flag = r.read_bool()?;
     let small = r.read_int(-3, 3)? as i8;
     let constant = r.read_int(7, 7)? as u16;

@@ -177,7 +177,7 @@ mod shadowed {
         }
 
         pub fn read(
-            reader: &mut ::bitpack::BitReader<'_>,
+            reader: &mut impl ::bitpack::BitRead,
         ) -> ::core::result::Result<super::Token, ::bitpack::Error> {
             ::core::result::Result::Ok(super::Token(reader.read_u32()?))
         }

@@ -4,7 +4,7 @@
 //! integer in range, so the maximum (and anything above it) reads back, and
 //! the field after it keeps its bits.
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 
 /// A float at `[0, MAX]` by 1, then a bool, written with the core calls (a
 /// derived type could not declare these ranges: f32 does not resolve them).
@@ -23,7 +23,7 @@ impl<const MAX: u32> BitPack for Reading<MAX> {
         writer.write_bool(self.alive)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         let x = reader.read_compressed_float(0.0, MAX as f32, 1.0)?;
         Ok(Reading { x, alive: reader.read_bool()? })
     }
@@ -47,7 +47,7 @@ impl BitPack for Far {
         writer.write_bool(self.alive)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         let x = reader.read_compressed_double(0.0, FAR_MAX, 1.0)?;
         Ok(Far { x, alive: reader.read_bool()? })
     }

@@ -5,7 +5,7 @@
 
 use bitpack::__private;
 use bitpack::change::{BitFingerprint, Fingerprint};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 
 /// A hand-written value that writes 32 bits, then fails on a range check
 /// when `b` is over 5 (as `{ a: u32, #[bits(min = 0, max = 5)] b: u8 }`
@@ -25,7 +25,7 @@ impl BitPack for Partial {
         __private::ranged_u8::write(writer, self.b, 0, 5)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(Partial { a: reader.read_u32()?, b: __private::ranged_u8::read(reader, 0, 5)? })
     }
 }
@@ -348,11 +348,11 @@ fn max_len_collections_fail_whole() {
     });
     let refused = (ErrorKind::OutOfRange, 0, 1000);
     let sequence = |reader: &mut BitReader<'_>| {
-        __private::read_sequence::<VecDeque<Partial>, _>(reader, 4, 35, Partial::read_from).map(drop)
+        __private::read_sequence::<_, VecDeque<Partial>, _>(reader, 4, 35, Partial::read_from).map(drop)
     };
     assert_eq!(failed_within_budget(&elements, sequence), refused);
     let boxed = |reader: &mut BitReader<'_>| {
-        __private::read_sequence::<Box<[Partial]>, _>(reader, 4, 35, Partial::read_from).map(drop)
+        __private::read_sequence::<_, Box<[Partial]>, _>(reader, 4, 35, Partial::read_from).map(drop)
     };
     assert_eq!(failed_within_budget(&elements, boxed), refused);
     // Map entries: a key byte, then a Partial; the third key out of order.
@@ -365,12 +365,18 @@ fn max_len_collections_fail_whole() {
     });
     let refused = (ErrorKind::NotIncreasing, 0, 1000);
     let tree = |reader: &mut BitReader<'_>| {
-        __private::read_map::<BTreeMap<u8, Partial>, _, _>(reader, 4, 43, u8::read_from, Partial::read_from)
-            .map(drop)
+        __private::read_map::<_, BTreeMap<u8, Partial>, _, _>(
+            reader,
+            4,
+            43,
+            u8::read_from,
+            Partial::read_from,
+        )
+        .map(drop)
     };
     assert_eq!(failed_within_budget(&entries, tree), refused);
     let hash = |reader: &mut BitReader<'_>| {
-        __private::read_map::<HashMap<u8, Partial>, _, _>(reader, 4, 43, u8::read_from, Partial::read_from)
+        __private::read_map::<_, HashMap<u8, Partial>, _, _>(reader, 4, 43, u8::read_from, Partial::read_from)
             .map(drop)
     };
     assert_eq!(failed_within_budget(&entries, hash), refused);

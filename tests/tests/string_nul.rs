@@ -4,7 +4,7 @@
 //! `String` field carries any UTF-8, NUL included.
 
 use bitpack::__private;
-use bitpack::{BitPack, BitReader, BitWrite, BitWriter, ErrorKind};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ErrorKind};
 
 const WITH_NUL: &str = "a\0b\0";
 

@@ -8,7 +8,7 @@ mod change_groups_common;
 mod sync_common;
 
 use bitpack::sync::{Entry, Receiver, Sender};
-use bitpack::{BitCounter, BitWrite, ChangeGroups, ErrorKind};
+use bitpack::{BitCounter, BitRead, BitWrite, ChangeGroups, ErrorKind};
 use sync_common::{SplitMix64, World};
 
 const DATAGRAM: usize = 1200;
@@ -160,7 +160,7 @@ impl bitpack::BitPack for Forgetful {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), bitpack::Error> {
         self.0.write_to(writer)
     }
-    fn read_from(reader: &mut bitpack::BitReader<'_>) -> Result<Self, bitpack::Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, bitpack::Error> {
         World::read_from(reader).map(Forgetful)
     }
 }
@@ -176,7 +176,7 @@ impl ChangeGroups for Forgetful {
     ) -> Result<(), bitpack::Error> {
         self.0.write_changes(writer, confirmed, latest)
     }
-    fn decode_changes(reader: &mut bitpack::BitReader<'_>) -> Result<Self::Changes, bitpack::Error> {
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, bitpack::Error> {
         World::decode_changes(reader)
     }
     fn apply_changes(&mut self, changes: Self::Changes) {
@@ -185,7 +185,7 @@ impl ChangeGroups for Forgetful {
     fn write_delta<W: BitWrite>(&self, baseline: &Self, writer: &mut W) -> Result<(), bitpack::Error> {
         self.0.write_delta(&baseline.0, writer)
     }
-    fn read_delta(baseline: &Self, reader: &mut bitpack::BitReader<'_>) -> Result<Self, bitpack::Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, bitpack::Error> {
         World::read_delta(&baseline.0, reader).map(Forgetful)
     }
     fn write_to_within<W: BitWrite>(

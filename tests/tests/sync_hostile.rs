@@ -8,7 +8,7 @@ mod sync_common;
 
 use bitpack::__private::keyed::{map, sorted_vec};
 use bitpack::sync::{Acks, Receiver, Sender};
-use bitpack::{BitReader, ChangeGroups, ErrorKind};
+use bitpack::{BitRead, BitReader, ChangeGroups, ErrorKind};
 use sync_common::{KEY, SplitMix64, Unit, World};
 
 /// What a receiver holds, to compare before and after.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use bitpack::__private::keyed::{map, sorted_vec};
 use bitpack::sync::{Receiver, Sender};
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
 use sync_common::hand::HandWorld;
 use sync_common::{KEY, SortedWorld, SplitMix64, Unit, World};
 

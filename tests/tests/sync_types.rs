@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bitpack::sync::{Receiver, Sender};
-use bitpack::{BitPack, BitReader, BitWrite, Error};
+use bitpack::{BitPack, BitRead, BitWrite, Error};
 use glam::{Quat, Vec3};
 
 const RES: f32 = 1.0 / 64.0;
@@ -21,7 +21,7 @@ const MAX: [f32; 3] = [512.0, 512.0, 64.0];
 struct Colour(i32);
 
 mod colour_bits {
-    use super::{BitReader, BitWrite, Colour, Error};
+    use super::{BitRead, BitWrite, Colour, Error};
 
     pub const MAX_BITS: usize = 12;
     pub const MIN_BITS: usize = 12;
@@ -31,7 +31,7 @@ mod colour_bits {
         writer.write_int(value.0, 0, 4095)
     }
 
-    pub fn read(reader: &mut BitReader<'_>) -> Result<Colour, Error> {
+    pub fn read(reader: &mut impl BitRead) -> Result<Colour, Error> {
         Ok(Colour(reader.read_int(0, 4095)?))
     }
 }

@@ -12,7 +12,7 @@
 mod types_support;
 
 use bitpack::__private::{quantized_axes_f32, schema, smallest_three_schema, smallest_three_widths};
-use bitpack::{BitPack, BitReader, BitWrite, Error, smallest_three};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, Error, smallest_three};
 use glam::{Quat, Vec3};
 use types_support::{Rng, round_trip};
 
@@ -59,7 +59,7 @@ impl BitPack for HandCubeState {
         self.orientation.write_to(writer)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(HandCubeState {
             interacting: bool::read_from(reader)?,
             position: Vec3::read_from(reader)?,
@@ -111,7 +111,7 @@ impl BitPack for HandCube {
         self.at_rest.write_to(writer)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(HandCube {
             orientation: smallest_three::read(reader, ORIENTATION_BITS)?,
             position: quantized_axes_f32::read(reader, MIN, MAX, [RES; 3])?,

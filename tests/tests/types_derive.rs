@@ -13,7 +13,8 @@ mod types_support;
 
 use bitpack::__private::{self, quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u8};
 use bitpack::{
-    BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind, smallest_three,
+    BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind,
+    smallest_three,
 };
 use glam::{DVec3, IVec2, Quat, U8Vec3, Vec3};
 use outcomes::{outcome, read_outcome};
@@ -74,11 +75,11 @@ fn write_fields<W: BitWrite>(v: &Geometry, w: &mut W) -> Result<(), Error> {
 }
 
 /// [`Geometry`] read one field at a time through the runtime, as one value.
-fn read_by_hand(r: &mut BitReader<'_>) -> Result<Geometry, Error> {
+fn read_by_hand<R: BitRead>(r: &mut R) -> Result<Geometry, Error> {
     __private::read_atomic(r, read_fields)
 }
 
-fn read_fields(r: &mut BitReader<'_>) -> Result<Geometry, Error> {
+fn read_fields<R: BitRead>(r: &mut R) -> Result<Geometry, Error> {
     Ok(Geometry {
         rotation: smallest_three::read(r, 9)?,
         velocity: quantized_axes_f32::read(r, [-10.0; 3], [10.0; 3], [0.01; 3])?,
@@ -297,7 +298,7 @@ mod third_party {
 
 mod uuid_bits {
     use super::third_party::Uuid;
-    use bitpack::{BitPack, BitReader, BitWrite, Error};
+    use bitpack::{BitPack, BitRead, BitWrite, Error};
 
     pub const MAX_BITS: usize = <u128 as BitPack>::MAX_BITS;
     pub const MIN_BITS: usize = <u128 as BitPack>::MIN_BITS;
@@ -307,7 +308,7 @@ mod uuid_bits {
         value.as_u128().write_to(writer)
     }
 
-    pub fn read(reader: &mut BitReader<'_>) -> Result<Uuid, Error> {
+    pub fn read(reader: &mut impl BitRead) -> Result<Uuid, Error> {
         Ok(Uuid::from_u128(u128::read_from(reader)?))
     }
 }

@@ -9,7 +9,7 @@ use bitpack::__private::{
     run_bits, run_remains, smallest_three_run_bits, smallest_three_run_value, smallest_three_schema,
     smallest_three_widths,
 };
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ErrorKind, smallest_three};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ErrorKind, smallest_three};
 use glam::{
     BVec3, DQuat, DVec2, DVec3, DVec4, I8Vec2, I16Vec3, I64Vec4, IVec2, IVec3, IVec4, Quat, U8Vec3, U16Vec4,
     U64Vec2, UVec2, UVec3, UVec4, Vec2, Vec3, Vec3A, Vec4,

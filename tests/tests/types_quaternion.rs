@@ -3,7 +3,7 @@
 //! relative coding and hostile bytes.
 
 use bitpack::smallest_three::{self, Quaternion};
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, ErrorKind};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, ErrorKind};
 
 /// xorshift64*: deterministic and dependency-free.
 struct Rng(u64);

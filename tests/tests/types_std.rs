@@ -9,7 +9,7 @@ use bitpack::__private::{
     self, len_bits, ranged_u8, read_map, read_sequence, read_set, read_text, schema, sum, vec_max_bits,
     write_map, write_sequence, write_set, write_text,
 };
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::marker::PhantomData;
@@ -194,7 +194,7 @@ impl BitPack for HandInventory {
         write_set(writer, &self.seen, TAGS, |w, seen| seen.write_to(w))
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(HandInventory {
             name: read_text(reader, NAME)?,
             title: read_text(reader, NAME)?,
@@ -276,7 +276,7 @@ impl BitPack for PlainString {
         writer.write_str(&self.0, NAME)
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(PlainString(__private::read_string(reader, NAME)?))
     }
 }
@@ -323,7 +323,7 @@ fn keys_out_of_order_or_repeated_are_refused() {
         }
         writer.finish().unwrap();
         let mut reader = BitReader::new(&buf);
-        let error = read_set::<BTreeSet<u8>, _>(&mut reader, 3, 8, u8::read_from).unwrap_err();
+        let error = read_set::<_, BTreeSet<u8>, _>(&mut reader, 3, 8, u8::read_from).unwrap_err();
         assert_eq!((error.kind(), error.bit()), (ErrorKind::NotIncreasing, 10));
         let mut reader = BitReader::new(&buf);
         let map: Result<HashMap<u8, ()>, _> = read_map(&mut reader, 3, 8, u8::read_from, |_| Ok(()));
@@ -354,9 +354,9 @@ fn keys_out_of_order_or_repeated_are_refused() {
 fn lengths_the_input_cannot_hold_are_refused_before_allocating() {
     // max_len 1000 (10 bits), length 1000, 16-bit elements, 6 bits left.
     let bytes = [0xE8, 0x03];
-    let error = read_sequence::<VecDeque<u16>, _>(&mut BitReader::new(&bytes), 1000, 16, u16::read_from);
+    let error = read_sequence::<_, VecDeque<u16>, _>(&mut BitReader::new(&bytes), 1000, 16, u16::read_from);
     assert_eq!(error.unwrap_err().kind(), ErrorKind::UnexpectedEnd);
-    let error = read_map::<HashMap<u16, u16>, _, _>(
+    let error = read_map::<_, HashMap<u16, u16>, _, _>(
         &mut BitReader::new(&bytes),
         1000,
         32,

@@ -4,7 +4,7 @@
 //! (from the exact bytes and with 16 bytes of 0x00 or 0xFF appended), the
 //! counter's exact count, and every read failure refused at its op.
 
-use bitpack::{BitCounter, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
 use serde_json::Value;
 
 const VECTORS: &str = include_str!("../vectors/serialize-reference.json");
@@ -108,7 +108,7 @@ fn write_op<W: BitWrite>(w: &mut W, op: &Value) -> Result<(), Error> {
 /// Reads `op` back. With `expect_value` the decoded value must equal the
 /// op's; without (the failing op of a read-failure case) only the result
 /// matters.
-fn read_op(r: &mut BitReader<'_>, op: &Value, expect_value: bool) -> Result<(), Error> {
+fn read_op<R: BitRead>(r: &mut R, op: &Value, expect_value: bool) -> Result<(), Error> {
     macro_rules! check {
         ($read:expr, $expected:expr) => {{
             let got = $read?;

@@ -3,7 +3,7 @@
 use super::int::Signs;
 use super::value::{atomically, read_adaptive, write_adaptive};
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::BitWrite;
 
 /// The `i64` a float is sent as: `round(value / res)`, half away from zero.
@@ -96,7 +96,7 @@ fn round_half_away(x: f64) -> f64 {
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_fixed, write_fixed, Signs};
-/// use bitpack::{BitCounter, BitReader, BitWrite, BitWriter};
+/// use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
 ///
 /// let mut counter = BitCounter::new();
 /// write_fixed(&mut counter, 12.345, 0.001, Signs::NonNegative)?;
@@ -121,7 +121,7 @@ pub fn write_fixed<W: BitWrite>(writer: &mut W, value: f64, res: f64, signs: Sig
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_fixed_f32, write_fixed_f32, Signs};
-/// use bitpack::{BitReader, BitWriter, ErrorKind};
+/// use bitpack::{BitRead, BitReader, BitWriter, ErrorKind};
 ///
 /// let mut buf = [0u8; 4];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -149,7 +149,7 @@ pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs:
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_fixed, Signs};
-/// use bitpack::{BitReader, ErrorKind};
+/// use bitpack::{BitRead, BitReader, ErrorKind};
 ///
 /// // Prefix 0 (six zero bits): the quotient 0.
 /// assert_eq!(read_fixed(&mut BitReader::new(&[0]), 0.001, Signs::ZigZag)?, 0.0);
@@ -157,21 +157,21 @@ pub fn write_fixed_f32<W: BitWrite>(writer: &mut W, value: f32, res: f64, signs:
 /// assert_eq!(error.kind(), ErrorKind::InvalidDeclaration);
 /// # Ok::<(), bitpack::Error>(())
 /// ```
-pub fn read_fixed(reader: &mut BitReader<'_>, res: f64, signs: Signs) -> Result<f64, Error> {
+pub fn read_fixed(reader: &mut impl BitRead, res: f64, signs: Signs) -> Result<f64, Error> {
     read_fixed_as(reader, res, signs, FIXED_MAX_STEPS, |value| Some(value).filter(|v| v.is_finite()))
 }
 
 /// Reads a float written by [`write_fixed_f32`] with the same `res`;
 /// refuses a value past `f32`'s range (see [`write_fixed_f32`] for an
 /// example).
-pub fn read_fixed_f32(reader: &mut BitReader<'_>, res: f64, signs: Signs) -> Result<f32, Error> {
+pub fn read_fixed_f32(reader: &mut impl BitRead, res: f64, signs: Signs) -> Result<f32, Error> {
     read_fixed_as(reader, res, signs, FIXED_F32_MAX_STEPS, |value| {
         Some(value as f32).filter(|v| v.is_finite())
     })
 }
 
 fn read_fixed_as<F>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     res: f64,
     signs: Signs,
     max_steps: i64,

@@ -7,7 +7,7 @@ use super::value::{
     read_wide, value_of, write_magnitude, write_wide,
 };
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::sink::counter::BitCounter;
 use crate::write::{BitWrite, write_atomic};
 
@@ -125,7 +125,7 @@ pub const fn adaptive_group_max_bits<T: AdaptiveInt>(count: usize) -> usize {
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_adaptive_group, write_adaptive_group, Signs};
-/// use bitpack::{BitReader, BitWriter};
+/// use bitpack::{BitRead, BitReader, BitWriter};
 ///
 /// let mut buf = [0u8; 8];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -137,7 +137,7 @@ pub const fn adaptive_group_max_bits<T: AdaptiveInt>(count: usize) -> usize {
 /// # Ok::<(), bitpack::Error>(())
 /// ```
 pub fn read_adaptive_group<T: AdaptiveInt>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     out: &mut [T],
     signs: Signs,
 ) -> Result<(), Error> {
@@ -163,7 +163,7 @@ enum GroupForm {
 
 /// Reads a group's mode (and width), then checks `count` values of the
 /// form's minimum size fit in what remains.
-fn read_group_form<T: AdaptiveInt>(reader: &mut BitReader<'_>, count: usize) -> Result<GroupForm, Error> {
+fn read_group_form<T: AdaptiveInt>(reader: &mut impl BitRead, count: usize) -> Result<GroupForm, Error> {
     let (form, min_value_bits) = if reader.read_bool()? {
         let width = read_length::<T>(reader)?;
         (GroupForm::Shared(width), width as usize)
@@ -182,7 +182,7 @@ fn read_group_form<T: AdaptiveInt>(reader: &mut BitReader<'_>, count: usize) -> 
 /// group's widest value (`NonCanonical`, naming `start`).
 #[inline(always)]
 fn read_group_values<T: AdaptiveInt>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     count: usize,
     signs: Signs,
     start: usize,
@@ -266,7 +266,7 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_adaptive_vec, write_adaptive_vec, Signs};
-/// use bitpack::{BitReader, BitWriter};
+/// use bitpack::{BitRead, BitReader, BitWriter};
 ///
 /// let mut buf = [0u8; 16];
 /// let mut writer = BitWriter::new(&mut buf);
@@ -278,7 +278,7 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 /// ```
 #[cfg(feature = "alloc")]
 pub fn read_adaptive_vec<T: AdaptiveInt>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     max_len: usize,
     signs: Signs,
 ) -> Result<alloc::vec::Vec<T>, Error> {

@@ -2,7 +2,7 @@
 //! message their magnitudes follow.
 
 use crate::error::Error;
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::BitWrite;
 
 mod sealed {
@@ -41,7 +41,7 @@ impl Signs {
 
     /// Reads the message's sign bit.
     #[inline]
-    pub fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    pub fn read(reader: &mut impl BitRead) -> Result<Self, Error> {
         Ok(Self::for_any_negative(reader.read_bool()?))
     }
 }

@@ -59,7 +59,7 @@
 //! ```
 //! # extern crate bitpack_core as bitpack;
 //! use bitpack::adaptive::{read_adaptive, write_adaptive, Signs};
-//! use bitpack::{BitCounter, BitReader, BitWrite, BitWriter};
+//! use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter};
 //!
 //! let mut counter = BitCounter::new();
 //! write_adaptive(&mut counter, 25i32, Signs::NonNegative)?;

@@ -3,7 +3,7 @@
 use super::int::{AdaptiveInt, Signs};
 use super::value::atomically;
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::{BitWrite, write_atomic};
 
 /// Whether any signed value of a group is negative: a pre-pass helper.
@@ -28,7 +28,7 @@ pub fn any_negative<T: AdaptiveInt>(values: &[T]) -> bool {
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{self, Signs, SignScope};
-/// use bitpack::{BitCounter, BitReader, BitWrite, Error};
+/// use bitpack::{BitCounter, BitRead, BitReader, BitWrite, Error};
 ///
 /// struct Score { delta: i32 }
 ///
@@ -38,7 +38,7 @@ pub fn any_negative<T: AdaptiveInt>(values: &[T]) -> bool {
 ///     fn write_scoped<W: BitWrite>(&self, w: &mut W, signs: Signs) -> Result<(), Error> {
 ///         adaptive::write_adaptive(w, self.delta, signs)
 ///     }
-///     fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+///     fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
 ///         Ok(Score { delta: adaptive::read_adaptive(r, signs)? })
 ///     }
 /// }
@@ -66,7 +66,7 @@ pub trait SignScope: Sized {
     fn write_scoped<W: BitWrite>(&self, writer: &mut W, signs: Signs) -> Result<(), Error>;
 
     /// Reads a value written by [`SignScope::write_scoped`] under `signs`.
-    fn read_scoped(reader: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error>;
+    fn read_scoped<R: BitRead>(reader: &mut R, signs: Signs) -> Result<Self, Error>;
 }
 
 /// Writes `value` as a whole message: the sign bit (only when the type
@@ -96,7 +96,7 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_scope, Signs};
-/// use bitpack::BitReader;
+/// use bitpack::{BitRead, BitReader};
 ///
 /// // An optional nested scope: presence bit 0 reads `None`, after the sign bit.
 /// struct Unit;
@@ -104,7 +104,7 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 /// #     const HAS_SIGNED: bool = true;
 /// #     fn any_negative(&self) -> bool { false }
 /// #     fn write_scoped<W: bitpack::BitWrite>(&self, _: &mut W, _: Signs) -> Result<(), bitpack::Error> { Ok(()) }
-/// #     fn read_scoped(_: &mut BitReader<'_>, _: Signs) -> Result<Self, bitpack::Error> { Ok(Unit) }
+/// #     fn read_scoped<R: BitRead>(_: &mut R, _: Signs) -> Result<Self, bitpack::Error> { Ok(Unit) }
 /// # }
 /// let mut reader = BitReader::new(&[0b00]);
 /// assert!(read_scope::<Option<Unit>>(&mut reader)?.is_none());
@@ -112,7 +112,7 @@ pub fn write_scope<T: SignScope, W: BitWrite>(value: &T, writer: &mut W) -> Resu
 /// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
-pub fn read_scope<T: SignScope>(reader: &mut BitReader<'_>) -> Result<T, Error> {
+pub fn read_scope<T: SignScope>(reader: &mut impl BitRead) -> Result<T, Error> {
     atomically(reader, |reader, start| {
         let signs = if T::HAS_SIGNED { Signs::read(reader)? } else { Signs::NonNegative };
         let value = T::read_scoped(reader, signs)?;
@@ -141,7 +141,7 @@ impl<T: SignScope> SignScope for Option<T> {
         }
     }
 
-    fn read_scoped(reader: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(reader: &mut R, signs: Signs) -> Result<Self, Error> {
         if reader.read_bool()? { T::read_scoped(reader, signs).map(Some) } else { Ok(None) }
     }
 }

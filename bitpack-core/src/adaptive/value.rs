@@ -2,7 +2,8 @@
 
 use super::int::{AdaptiveInt, Signs};
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::{BitWrite, write_atomic, write_wide_bits};
 
 /// Number of significant bits of `value` (0 for 0).
@@ -49,7 +50,7 @@ pub(super) fn write_wide<W: BitWrite>(writer: &mut W, value: u128, bits: u32) ->
 
 /// Reads `bits` (0..=128) bits written by [`write_wide`].
 #[inline(always)]
-pub(super) fn read_wide(reader: &mut BitReader<'_>, bits: u32) -> Result<u128, Error> {
+pub(super) fn read_wide(reader: &mut impl BitRead, bits: u32) -> Result<u128, Error> {
     reader.read_wide_bits(bits)
 }
 
@@ -75,7 +76,7 @@ pub(super) fn write_magnitude<T: AdaptiveInt, W: BitWrite>(
 
 /// Reads a length prefix (and the escape's bit); at most `T::WIDTH`.
 #[inline(always)]
-pub(super) fn read_length<T: AdaptiveInt>(reader: &mut BitReader<'_>) -> Result<u32, Error> {
+pub(super) fn read_length<T: AdaptiveInt>(reader: &mut impl BitRead) -> Result<u32, Error> {
     let escape = T::WIDTH - 1;
     let prefix = reader.read_bits(T::PREFIX_BITS)?;
     if prefix < escape { Ok(prefix) } else { Ok(escape + u32::from(reader.read_bool()?)) }
@@ -83,7 +84,7 @@ pub(super) fn read_length<T: AdaptiveInt>(reader: &mut BitReader<'_>) -> Result<
 
 /// Reads one magnitude in the single-value form.
 #[inline(always)]
-pub(super) fn read_magnitude<T: AdaptiveInt>(reader: &mut BitReader<'_>) -> Result<u128, Error> {
+pub(super) fn read_magnitude<T: AdaptiveInt>(reader: &mut impl BitRead) -> Result<u128, Error> {
     let length = read_length::<T>(reader)?;
     if length == 0 {
         return Ok(0);
@@ -101,19 +102,12 @@ pub(super) fn value_of<T: AdaptiveInt>(magnitude: u128, signs: Signs, start: usi
 /// Runs a read of several parts as one: on `Err` the reader stays where it
 /// was and the error names that bit.
 #[inline(always)]
-pub(super) fn atomically<'a, T>(
-    reader: &mut BitReader<'a>,
-    read: impl FnOnce(&mut BitReader<'a>, usize) -> Result<T, Error>,
+pub(super) fn atomically<R: BitRead, T>(
+    reader: &mut R,
+    read: impl FnOnce(&mut R, usize) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let start = reader.bits_read();
-    let mut attempt = reader.clone();
-    match read(&mut attempt, start) {
-        Ok(value) => {
-            *reader = attempt;
-            Ok(value)
-        }
-        Err(error) => Err(Error::new(error.kind(), start)),
-    }
+    reader.rolled_back(|attempt| read(attempt, start)).map_err(|error| Error::new(error.kind(), start))
 }
 
 /// Writes one adaptive integer. A negative value under
@@ -153,7 +147,7 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::adaptive::{read_adaptive, Signs};
-/// use bitpack::BitReader;
+/// use bitpack::{BitRead, BitReader};
 ///
 /// // Prefix 7 (binary 111) is the u8 escape: one more bit picks length 7 or 8.
 /// let mut reader = BitReader::new(&[0b1111_1111, 0b111]);
@@ -161,7 +155,7 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
 /// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
-pub fn read_adaptive<T: AdaptiveInt>(reader: &mut BitReader<'_>, signs: Signs) -> Result<T, Error> {
+pub fn read_adaptive<T: AdaptiveInt>(reader: &mut impl BitRead, signs: Signs) -> Result<T, Error> {
     atomically(reader, |reader, start| value_of(read_magnitude::<T>(reader)?, signs, start))
 }
 

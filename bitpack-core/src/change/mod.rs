@@ -60,7 +60,8 @@ pub use tracker::GroupTracker;
 
 use crate::error::Error;
 use crate::pack::BitPack;
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// A [`BitPack`] type whose fields are gathered into change groups, so it
@@ -73,7 +74,7 @@ use crate::write::BitWrite;
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::change::{Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
-/// use bitpack::{BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
+/// use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 ///
 /// #[derive(Clone, Debug, PartialEq)]
 /// struct Unit { x: i32, health: i32 }
@@ -85,7 +86,7 @@ use crate::write::BitWrite;
 ///         w.write_int(self.x, 0, 1023)?;
 ///         w.write_int(self.health, 0, 100)
 ///     }
-///     fn read_from(r: &mut BitReader<'_>) -> Result<Self, Error> {
+///     fn read_from<R: BitRead>(r: &mut R) -> Result<Self, Error> {
 ///         Ok(Unit { x: r.read_int(0, 1023)?, health: r.read_int(0, 100)? })
 ///     }
 /// }
@@ -105,7 +106,7 @@ use crate::write::BitWrite;
 ///         }
 ///         Ok(())
 ///     }
-///     fn decode_changes(r: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+///     fn decode_changes<R: BitRead>(r: &mut R) -> Result<Self::Changes, Error> {
 ///         let x = if r.read_bool()? { Some(r.read_int(0, 1023)?) } else { None };
 ///         let health = if r.read_bool()? { Some(r.read_int(0, 100)?) } else { None };
 ///         Ok((x, health))
@@ -125,7 +126,7 @@ use crate::write::BitWrite;
 ///         if write_delta_flag(w, now, then)? { w.write_int(self.health, 0, 100)?; }
 ///         Ok(())
 ///     }
-///     fn read_delta(baseline: &Self, r: &mut BitReader<'_>) -> Result<Self, Error> {
+///     fn read_delta<R: BitRead>(baseline: &Self, r: &mut R) -> Result<Self, Error> {
 ///         let x = if r.read_bool()? { r.read_int(0, 1023)? } else { baseline.x };
 ///         let health = if r.read_bool()? { r.read_int(0, 100)? } else { baseline.health };
 ///         Ok(Unit { x, health })
@@ -176,7 +177,7 @@ pub trait ChangeGroups: BitPack {
     ) -> Result<(), Error>;
 
     /// Reads what [`ChangeGroups::write_changes`] wrote, without applying it.
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error>;
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, Error>;
 
     /// Applies decoded changes in place.
     fn apply_changes(&mut self, changes: Self::Changes);
@@ -185,10 +186,8 @@ pub trait ChangeGroups: BitPack {
     /// groups in place: all of them, or on `Err` none (the value and the
     /// reader's position are left as they were).
     #[inline]
-    fn read_changes(&mut self, reader: &mut BitReader<'_>) -> Result<(), Error> {
-        let mut staged = reader.clone();
-        let changes = Self::decode_changes(&mut staged)?;
-        *reader = staged;
+    fn read_changes<R: BitRead>(&mut self, reader: &mut R) -> Result<(), Error> {
+        let changes = reader.rolled_back(Self::decode_changes)?;
         self.apply_changes(changes);
         Ok(())
     }
@@ -199,7 +198,7 @@ pub trait ChangeGroups: BitPack {
 
     /// Reads what [`ChangeGroups::write_delta`] wrote against the same
     /// `baseline`: unsent groups are taken from it.
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error>;
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error>;
 
     /// How many group prints [`ChangeGroups::write_delta_cached`] records
     /// for one value: one per group (0, the default: none, and a sender's

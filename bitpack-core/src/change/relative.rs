@@ -7,7 +7,8 @@
 
 use crate::bits::{bit_length_u128, bits_required64};
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// Bits of a near difference.
@@ -53,7 +54,7 @@ fn is_near(value: i64, baseline: i64) -> bool {
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitReader, BitWrite, BitWriter};
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
 /// use bitpack::change::{read_relative_int, write_relative_int};
 ///
 /// let mut buf = [0u8; 4];
@@ -101,7 +102,7 @@ pub fn write_relative_int<W: BitWrite>(
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitReader, BitWriter, ErrorKind};
+/// use bitpack::{BitRead, BitReader, BitWriter, ErrorKind};
 /// use bitpack::change::{read_relative_int, write_relative_int};
 ///
 /// // 101 written far (against 500), read against 100: the writer sends it near.
@@ -116,33 +117,27 @@ pub fn write_relative_int<W: BitWrite>(
 /// assert_eq!(read_relative_int(&mut reader, 500, 0, 1023)?, 101);
 /// # Ok::<(), bitpack::Error>(())
 /// ```
-pub fn read_relative_int(
-    reader: &mut BitReader<'_>,
-    baseline: i64,
-    min: i64,
-    max: i64,
-) -> Result<i64, Error> {
+pub fn read_relative_int(reader: &mut impl BitRead, baseline: i64, min: i64, max: i64) -> Result<i64, Error> {
     let start = reader.bits_read();
     if min > max {
         return Err(Error::new(ErrorKind::InvalidDeclaration, start));
     }
-    let mut staged = reader.clone();
-    let value = if staged.read_bool()? {
-        let value = staged.read_int64(min, max).map_err(|error| Error::new(error.kind(), start))?;
-        if is_near(value, baseline) {
-            return Err(Error::new(ErrorKind::NonCanonical, start));
+    reader.rolled_back(|staged| {
+        if staged.read_bool()? {
+            let value = staged.read_int64(min, max).map_err(|error| Error::new(error.kind(), start))?;
+            if is_near(value, baseline) {
+                return Err(Error::new(ErrorKind::NonCanonical, start));
+            }
+            Ok(value)
+        } else {
+            let offset = staged.read_bits(NEAR_BITS).map_err(|error| Error::new(error.kind(), start))?;
+            let value = i128::from(baseline) + i128::from(offset) + i128::from(NEAR_MIN);
+            if value < i128::from(min) || value > i128::from(max) {
+                return Err(Error::new(ErrorKind::OutOfRange, start));
+            }
+            Ok(value as i64)
         }
-        value
-    } else {
-        let offset = staged.read_bits(NEAR_BITS).map_err(|error| Error::new(error.kind(), start))?;
-        let value = i128::from(baseline) + i128::from(offset) + i128::from(NEAR_MIN);
-        if value < i128::from(min) || value > i128::from(max) {
-            return Err(Error::new(ErrorKind::OutOfRange, start));
-        }
-        value as i64
-    };
-    *reader = staged;
-    Ok(value)
+    })
 }
 
 /// Bits of the middle tier of [`write_relative_steps`] for steps of
@@ -209,7 +204,7 @@ pub fn relative_steps_bits(steps: u64, baseline: u64, max_steps: u64) -> u32 {
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitReader, BitWrite, BitWriter};
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
 /// use bitpack::change::{read_relative_steps, write_relative_steps};
 ///
 /// let mut buf = [0u8; 8];
@@ -270,7 +265,7 @@ pub fn write_relative_steps<W: BitWrite>(
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;
-/// use bitpack::{BitReader, BitWriter, ErrorKind};
+/// use bitpack::{BitRead, BitReader, BitWriter, ErrorKind};
 /// use bitpack::change::{read_relative_steps, write_relative_steps};
 ///
 /// let mut buf = [0u8; 8];
@@ -287,7 +282,7 @@ pub fn write_relative_steps<W: BitWrite>(
 /// assert_eq!(reader.bits_read(), 0);
 /// # Ok::<(), bitpack::Error>(())
 /// ```
-pub fn read_relative_steps(reader: &mut BitReader<'_>, baseline: u64, max_steps: u64) -> Result<u64, Error> {
+pub fn read_relative_steps(reader: &mut impl BitRead, baseline: u64, max_steps: u64) -> Result<u64, Error> {
     read_steps(reader, StepsBaseline::Maybe(baseline), max_steps)
 }
 
@@ -308,7 +303,7 @@ pub(crate) enum StepsBaseline {
 /// given what `baseline` says of its baseline.
 #[inline(always)]
 pub(crate) fn read_steps(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     baseline: StepsBaseline,
     max_steps: u64,
 ) -> Result<u64, Error> {
@@ -326,7 +321,7 @@ pub(crate) fn read_steps(
 /// The steps a tiered value names (unchecked), or `None` for a tier the
 /// writer would not have picked; the reader moves past it.
 #[inline(always)]
-fn read_tiers(reader: &mut BitReader<'_>, baseline: StepsBaseline, bits: u32) -> Result<Option<i128>, Error> {
+fn read_tiers(reader: &mut impl BitRead, baseline: StepsBaseline, bits: u32) -> Result<Option<i128>, Error> {
     let base = match baseline {
         StepsBaseline::Maybe(base) | StepsBaseline::Known(base) => Some(i128::from(base)),
         StepsBaseline::None => None,
@@ -354,6 +349,7 @@ fn read_tiers(reader: &mut BitReader<'_>, baseline: StepsBaseline, bits: u32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reader::BitReader;
     use crate::sink::counter::BitCounter;
     use crate::sink::writer::BitWriter;
 

@@ -16,7 +16,8 @@
 use super::message::Message;
 use super::schema;
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// A vector of `N` components of `T`, `x` first: implemented for `[T; N]`
@@ -108,7 +109,7 @@ const fn axes_schema<const N: usize>(axes: [u64; N]) -> u64 {
 
 /// Moves the reader back to `start` after a failed read of several axes.
 #[inline(always)]
-fn restore<T>(reader: &mut BitReader<'_>, start: usize, result: Result<T, Error>) -> Result<T, Error> {
+fn restore<T>(reader: &mut impl BitRead, start: usize, result: Result<T, Error>) -> Result<T, Error> {
     match result {
         Ok(value) => Ok(value),
         Err(error) => reader.fail(start, error.kind()),
@@ -117,9 +118,9 @@ fn restore<T>(reader: &mut BitReader<'_>, start: usize, result: Result<T, Error>
 
 /// Reads `N` axes with `read_axis`, stopping at the first error.
 #[inline(always)]
-fn read_axes<T: Copy + Default, const N: usize>(
-    reader: &mut BitReader<'_>,
-    mut read_axis: impl FnMut(&mut BitReader<'_>, usize) -> Result<T, Error>,
+fn read_axes<R: BitRead, T: Copy + Default, const N: usize>(
+    reader: &mut R,
+    mut read_axis: impl FnMut(&mut R, usize) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
     let start = reader.bits_read();
     let mut axes = [T::default(); N];
@@ -237,7 +238,7 @@ macro_rules! quantized_axes {
             /// reader has not moved.
             #[inline]
             pub fn read<V: Axes<$float, N>, const N: usize>(
-                reader: &mut BitReader<'_>,
+                reader: &mut impl BitRead,
                 min: [$float; N],
                 max: [$float; N],
                 res: [$float; N],
@@ -303,7 +304,7 @@ macro_rules! quantized_axes {
             /// (or what was decoded of it); on `Err` the reader has not moved.
             #[inline]
             pub fn read_relative<V: Axes<$float, N>, const N: usize>(
-                reader: &mut BitReader<'_>,
+                reader: &mut impl BitRead,
                 baseline: &V,
                 min: [$float; N],
                 max: [$float; N],
@@ -447,7 +448,7 @@ macro_rules! ranged_axes {
             /// reader has not moved.
             #[inline]
             pub fn read<V: Axes<$ty, N>, const N: usize>(
-                reader: &mut BitReader<'_>,
+                reader: &mut impl BitRead,
                 min: [$ty; N],
                 max: [$ty; N],
             ) -> Result<V, Error> {
@@ -504,7 +505,7 @@ macro_rules! ranged_axes {
             /// on `Err` the reader has not moved.
             #[inline]
             pub fn read_relative<V: Axes<$ty, N>, const N: usize>(
-                reader: &mut BitReader<'_>,
+                reader: &mut impl BitRead,
                 baseline: &V,
                 min: [$ty; N],
                 max: [$ty; N],
@@ -537,6 +538,7 @@ ranged_axes! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reader::BitReader;
     use crate::{BitCounter, BitWriter};
 
     const RES: f32 = 1.0 / 512.0;

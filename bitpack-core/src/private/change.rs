@@ -109,7 +109,8 @@ macro_rules! relative {
             use super::OUTSIDE_I64;
             use crate::change::{read_relative_int, write_relative_int};
             use crate::error::{Error, ErrorKind};
-            use crate::reader::BitReader;
+            use crate::read::BitRead;
+            use crate::source::SourceExt;
             use crate::write::BitWrite;
 
             #[inline(always)]
@@ -144,17 +145,16 @@ macro_rules! relative {
 
             /// Reads what [`write`] wrote against the same baseline and range.
             #[inline(always)]
-            pub fn read(reader: &mut BitReader<'_>, baseline: $ty, min: $ty, max: $ty) -> Result<$ty, Error> {
+            pub fn read(reader: &mut impl BitRead, baseline: $ty, min: $ty, max: $ty) -> Result<$ty, Error> {
                 let start = reader.bits_read();
                 let (Some(baseline), Some(min), Some(max)) = (to_i64(baseline), to_i64(min), to_i64(max))
                 else {
                     return Err(Error::new(ErrorKind::OutOfRange, start));
                 };
-                let mut staged = reader.clone();
-                let value = read_relative_int(&mut staged, baseline, min, max)?;
-                let value = $ty::try_from(value).map_err(|_| Error::new(ErrorKind::OutOfRange, start))?;
-                *reader = staged;
-                Ok(value)
+                reader.rolled_back(|staged| {
+                    let value = read_relative_int(staged, baseline, min, max)?;
+                    $ty::try_from(value).map_err(|_| Error::new(ErrorKind::OutOfRange, start))
+                })
             }
         }
     };
@@ -185,7 +185,8 @@ macro_rules! relative_float {
             use crate::change::write_relative_steps;
             use crate::error::{Error, ErrorKind};
             use crate::quantize::$quantizer;
-            use crate::reader::BitReader;
+            use crate::read::BitRead;
+
             use crate::write::BitWrite;
 
             /// The baseline's steps, when both sides are sure to agree on them: a
@@ -257,7 +258,7 @@ macro_rules! relative_float {
             #[doc = concat!("of it; the value `", $read, "` gives for those steps.")]
             #[inline(always)]
             pub fn read(
-                reader: &mut BitReader<'_>,
+                reader: &mut impl BitRead,
                 baseline: $float,
                 min: $float,
                 max: $float,
@@ -307,6 +308,7 @@ pub use crate::__bitpack_if_alloc as if_alloc;
 mod tests {
     use super::*;
     use crate::quantize::Quantizer;
+    use crate::read::BitRead;
     use crate::reader::BitReader;
     use crate::sink::counter::BitCounter;
     use crate::sink::writer::BitWriter;

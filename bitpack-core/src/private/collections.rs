@@ -32,7 +32,8 @@ use core::cmp::Ordering;
 
 use super::{read_len, read_rust_string, read_vec, write_atomic, write_len, write_rust_string};
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// Writes a `Box<str>`, `Cow<str>`, `Rc<str>` or `Arc<str>` as a derived
@@ -51,7 +52,7 @@ pub fn write_text<W: BitWrite, S: AsRef<str> + ?Sized>(
 /// from the reader's allocation budget first (once: an `Rc<str>` copies
 /// them into its own allocation and frees the `String`'s).
 #[inline(always)]
-pub fn read_text<S: From<String>>(reader: &mut BitReader<'_>, max_len: usize) -> Result<S, Error> {
+pub fn read_text<S: From<String>>(reader: &mut impl BitRead, max_len: usize) -> Result<S, Error> {
     Ok(S::from(read_rust_string(reader, max_len)?))
 }
 
@@ -83,11 +84,11 @@ where
 /// [`read_vec`]: elements take at least `min_element_bits` each, and
 /// `len x size_of::<T>()` is claimed from the allocation budget first.
 #[inline]
-pub fn read_sequence<C: From<Vec<T>>, T>(
-    reader: &mut BitReader<'_>,
+pub fn read_sequence<R: BitRead, C: From<Vec<T>>, T>(
+    reader: &mut R,
     max_len: usize,
     min_element_bits: usize,
-    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+    mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<C, Error> {
     Ok(C::from(read_vec(reader, max_len, min_element_bits, &mut read_element)?))
 }
@@ -254,11 +255,11 @@ impl<K: Eq + core::hash::Hash, S: core::hash::BuildHasher + Default> ReadSet<K>
 /// into `insert`, refusing a key not strictly above the one before. Holds
 /// one entry back, so keys need not be `Clone`.
 #[inline(always)]
-fn read_ascending<K: Ord, R>(
-    reader: &mut BitReader<'_>,
+fn read_ascending<Rd: BitRead, K: Ord, R>(
+    reader: &mut Rd,
     len: usize,
-    mut read_key: impl FnMut(&mut BitReader<'_>) -> Result<K, Error>,
-    mut read_rest: impl FnMut(&mut BitReader<'_>) -> Result<R, Error>,
+    mut read_key: impl FnMut(&mut Rd) -> Result<K, Error>,
+    mut read_rest: impl FnMut(&mut Rd) -> Result<R, Error>,
     mut insert: impl FnMut(K, R),
 ) -> Result<(), Error> {
     let mut pending: Option<(K, R)> = None;
@@ -282,12 +283,12 @@ fn read_ascending<K: Ord, R>(
 /// Reads what [`write_map`] wrote. Entries take at least `min_entry_bits`
 /// each (the key's and value's `MIN_BITS`).
 #[inline]
-pub fn read_map<M: ReadMap<K, V>, K: Ord, V>(
-    reader: &mut BitReader<'_>,
+pub fn read_map<R: BitRead, M: ReadMap<K, V>, K: Ord, V>(
+    reader: &mut R,
     max_len: usize,
     min_entry_bits: usize,
-    read_key: impl FnMut(&mut BitReader<'_>) -> Result<K, Error>,
-    read_value: impl FnMut(&mut BitReader<'_>) -> Result<V, Error>,
+    read_key: impl FnMut(&mut R) -> Result<K, Error>,
+    read_value: impl FnMut(&mut R) -> Result<V, Error>,
 ) -> Result<M, Error> {
     reader.rolled_back(|reader| {
         let start = reader.bits_read();
@@ -302,11 +303,11 @@ pub fn read_map<M: ReadMap<K, V>, K: Ord, V>(
 
 /// Reads what [`write_set`] wrote.
 #[inline]
-pub fn read_set<S: ReadSet<K>, K: Ord>(
-    reader: &mut BitReader<'_>,
+pub fn read_set<R: BitRead, S: ReadSet<K>, K: Ord>(
+    reader: &mut R,
     max_len: usize,
     min_element_bits: usize,
-    read_element: impl FnMut(&mut BitReader<'_>) -> Result<K, Error>,
+    read_element: impl FnMut(&mut R) -> Result<K, Error>,
 ) -> Result<S, Error> {
     reader.rolled_back(|reader| {
         let start = reader.bits_read();

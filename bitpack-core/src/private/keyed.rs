@@ -54,7 +54,8 @@ use crate::change::{BitFingerprint, ChangeGroups, Fingerprint};
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::sync::budget::{Candidate, Edit, ItemKind, Pass};
 use crate::write::BitWrite;
 
@@ -131,7 +132,7 @@ fn write_key<K: Key, W: BitWrite>(writer: &mut W, previous: Option<K>, key: K) -
 }
 
 #[inline(always)]
-fn read_key<K: Key>(reader: &mut BitReader<'_>, previous: Option<K>) -> Result<K, Error> {
+fn read_key<K: Key>(reader: &mut impl BitRead, previous: Option<K>) -> Result<K, Error> {
     let start = reader.bits_read();
     let gap: K = read_adaptive(reader, Signs::NonNegative)?;
     let key = match previous {
@@ -143,14 +144,11 @@ fn read_key<K: Key>(reader: &mut BitReader<'_>, previous: Option<K>) -> Result<K
 
 /// Runs a read of several parts as one: on `Err` the reader stays put.
 #[inline(always)]
-fn atomically<T>(
-    reader: &mut BitReader<'_>,
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+fn atomically<R: BitRead, T>(
+    reader: &mut R,
+    read: impl FnOnce(&mut R) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let mut staged = reader.clone();
-    let value = read(&mut staged)?;
-    *reader = staged;
-    Ok(value)
+    reader.rolled_back(read)
 }
 
 /// One step of walking a world's entries and a baseline's in key order.
@@ -849,7 +847,7 @@ impl<K: Key, V: Clone, F: Fn(&V) -> K> Build<K, V> for VecBuild<V, F> {
 
 /// Reads a whole collection into `build` (empty).
 fn read_whole<K: Key, V: BitPack, B: Build<K, V>>(
-    reader: &mut BitReader<'_>,
+    reader: &mut impl BitRead,
     max_len: usize,
     mut build: B,
 ) -> Result<B, Error> {
@@ -868,8 +866,8 @@ fn read_whole<K: Key, V: BitPack, B: Build<K, V>>(
 
 /// Reads a delta against `base` (the baseline's entries, `base_len` of
 /// them) into `build`.
-fn read_delta<'a, K, V, J, B>(
-    reader: &mut BitReader<'_>,
+fn read_delta<'a, R: BitRead, K, V, J, B>(
+    reader: &mut R,
     base: J,
     base_len: usize,
     max_len: usize,
@@ -903,7 +901,7 @@ where
             listed
         };
         // The rank of the next listed entry, after the one at `last`.
-        let next_rank = |reader: &mut BitReader<'_>, last: Option<usize>| {
+        let next_rank = |reader: &mut R, last: Option<usize>| {
             let at = reader.bits_read();
             let gap: u64 = read_adaptive(reader, Signs::NonNegative)?;
             let first = last.map_or(0, |last| last + 1);
@@ -1032,7 +1030,7 @@ pub mod map {
     /// `read_from`: what [`write`] wrote.
     #[inline]
     pub fn read<K: Key, V: BitPack>(
-        reader: &mut BitReader<'_>,
+        reader: &mut impl BitRead,
         max_len: usize,
     ) -> Result<BTreeMap<K, V>, Error> {
         Ok(read_whole(reader, max_len, MapBuild(BTreeMap::new()))?.0)
@@ -1056,7 +1054,7 @@ pub mod map {
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.
     #[inline]
     pub fn read_delta<K: Key, V: ChangeGroups + Clone>(
-        reader: &mut BitReader<'_>,
+        reader: &mut impl BitRead,
         baseline: &BTreeMap<K, V>,
         max_len: usize,
         spawn: fn() -> V,
@@ -1134,7 +1132,7 @@ pub mod sorted_vec {
     /// `read_from`: as [`map::read`]; each value's key must be the one it came under.
     #[inline]
     pub fn read<K: Key, V: BitPack + Clone>(
-        reader: &mut BitReader<'_>,
+        reader: &mut impl BitRead,
         max_len: usize,
         key: impl Fn(&V) -> K + Copy,
     ) -> Result<Vec<V>, Error> {
@@ -1164,7 +1162,7 @@ pub mod sorted_vec {
     /// `read_delta`: as [`map::read_delta`]; each value's key must be the one it came under.
     #[inline]
     pub fn read_delta<K: Key, V: ChangeGroups + Clone>(
-        reader: &mut BitReader<'_>,
+        reader: &mut impl BitRead,
         baseline: &[V],
         max_len: usize,
         spawn: fn() -> V,

@@ -15,7 +15,7 @@
 pub use crate::change::{BitFingerprint, ChangeGroups, GroupTracker};
 pub use crate::error::Error;
 pub use crate::pack::BitPack;
-pub use crate::reader::BitReader;
+pub use crate::read::BitRead;
 pub use crate::write::BitWrite;
 #[cfg(feature = "alloc")]
 pub use alloc::{boxed::Box, string::String, vec::Vec};
@@ -103,7 +103,10 @@ mod run;
 #[cfg(all(test, feature = "alloc"))]
 mod uses;
 
+#[cfg(feature = "alloc")]
+use crate::read::{checked_text, text_start};
 use crate::sink::Reserve;
+use crate::source::SourceExt;
 use crate::write as sinks;
 
 use crate::bits::{Nul, bit_length_u128};
@@ -209,7 +212,7 @@ pub fn write_tag<W: BitWrite>(writer: &mut W, index: u32, variants: u32) -> Resu
 
 /// Reads a variant index written by [`write_tag`].
 #[inline(always)]
-pub fn read_tag(reader: &mut BitReader<'_>, variants: u32) -> Result<u32, Error> {
+pub fn read_tag(reader: &mut impl BitRead, variants: u32) -> Result<u32, Error> {
     if variants <= 1 {
         return Ok(0);
     }
@@ -221,7 +224,7 @@ pub fn read_tag(reader: &mut BitReader<'_>, variants: u32) -> Result<u32, Error>
 /// The error for a tag that names no variant (a reader of an enum without
 /// variants meets only these).
 #[cold]
-pub fn invalid_tag(reader: &BitReader<'_>) -> Error {
+pub fn invalid_tag<R: BitRead>(reader: &R) -> Error {
     Error::new(ErrorKind::InvalidTag, reader.bits_read())
 }
 
@@ -242,10 +245,10 @@ pub fn write_len<W: BitWrite>(writer: &mut W, len: usize, max_len: usize) -> Res
 /// elements of at least `min_element_bits` bits each can still be in the
 /// input. It claims nothing from the reader's allocation budget (it does
 /// not know the elements' size): a caller that allocates `len` elements
-/// claims them first ([`BitReader::claim_allocation`]), as [`read_vec`]
+/// claims them first ([`BitRead::claim_allocation`]), as [`read_vec`]
 /// does.
 #[inline(always)]
-pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: usize) -> Result<usize, Error> {
+pub fn read_len(reader: &mut impl BitRead, max_len: usize, min_element_bits: usize) -> Result<usize, Error> {
     let start = reader.bits_read();
     let len = match i32::try_from(max_len) {
         Ok(max) => reader.read_int(0, max)? as usize,
@@ -270,11 +273,11 @@ pub fn read_len(reader: &mut BitReader<'_>, max_len: usize, min_element_bits: us
 /// |__reader| #p::Ok(READ_ELEMENT))?`.
 #[cfg(feature = "alloc")]
 #[inline]
-pub fn read_vec<T>(
-    reader: &mut BitReader<'_>,
+pub fn read_vec<R: BitRead, T>(
+    reader: &mut R,
     max_len: usize,
     min_element_bits: usize,
-    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+    mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     reader.rolled_back(|reader| {
         let start = reader.bits_read();
@@ -294,12 +297,8 @@ pub fn read_vec<T>(
 /// as `read_str` does; derived `String` fields read [`read_rust_string`].
 #[cfg(feature = "alloc")]
 #[inline]
-pub fn read_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
-    reader.rolled_back(|reader| {
-        let start = reader.bits_read();
-        let text = reader.read_str(max_len)?;
-        owned_string(reader, text, start)
-    })
+pub fn read_string(reader: &mut impl BitRead, max_len: usize) -> Result<String, Error> {
+    owned_text(reader, max_len, Nul::Refused)
 }
 
 /// Writes a Rust string: `write_str`'s wire (length as `int(len, 0,
@@ -322,20 +321,22 @@ pub fn write_rust_string<W: BitWrite>(writer: &mut W, value: &str, max_len: usiz
 /// Generated code: `#p::read_rust_string(__reader, MAX_LEN)?`.
 #[cfg(feature = "alloc")]
 #[inline]
-pub fn read_rust_string(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, Error> {
-    reader.rolled_back(|reader| {
-        let start = reader.bits_read();
-        let text = reader.read_text(max_len, Nul::Allowed)?;
-        owned_string(reader, text, start)
-    })
+pub fn read_rust_string(reader: &mut impl BitRead, max_len: usize) -> Result<String, Error> {
+    owned_text(reader, max_len, Nul::Allowed)
 }
 
-/// `text` as an owned `String`, its bytes claimed first.
+/// A string read into an owned `String`: its length read and checked
+/// first, then its bytes claimed from the budget, then taken and checked.
+/// On `Err` the reader is back at the length, its budget too.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn owned_string(reader: &mut BitReader<'_>, text: &str, start: usize) -> Result<String, Error> {
-    reader.claim_allocation::<u8>(text.len()).map_err(|error| Error::new(error.kind(), start))?;
-    Ok(String::from(text))
+fn owned_text(reader: &mut impl BitRead, max_len: usize, nul: Nul) -> Result<String, Error> {
+    reader.rolled_back(|reader| {
+        let start = text_start(reader, max_len)?;
+        let position = start.position;
+        reader.claim_allocation::<u8>(start.len).map_err(|error| Error::new(error.kind(), position))?;
+        reader.take_bytes(start.len, position, |bytes| checked_text(bytes, nul)).map(String::from)
+    })
 }
 
 /// Arrays whose `[Option<T>; N]` slots take at most this many bytes are
@@ -351,9 +352,9 @@ const ARRAY_SLOTS_ON_STACK: usize = 4096;
 /// (a read is a function of the bits and the budget, both put back between
 /// the passes, so the second pass cannot fail).
 #[inline]
-pub fn read_array<T, const N: usize>(
-    reader: &mut BitReader<'_>,
-    read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+pub fn read_array<R: BitRead, T, const N: usize>(
+    reader: &mut R,
+    read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
     // Two functions, so that an unoptimized build does not reserve stack
     // for the slots of the path it does not take.
@@ -366,9 +367,9 @@ pub fn read_array<T, const N: usize>(
 
 /// [`read_array`] in one pass through `Option` slots.
 #[inline]
-fn read_array_through_slots<T, const N: usize>(
-    reader: &mut BitReader<'_>,
-    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+fn read_array_through_slots<R: BitRead, T, const N: usize>(
+    reader: &mut R,
+    mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
     let mut failure = None;
     let slots: [Option<T>; N] = core::array::from_fn(|_| {
@@ -389,9 +390,9 @@ fn read_array_through_slots<T, const N: usize>(
 /// built straight in the return value: no closure layer to copy it through
 /// in an unoptimized build).
 #[inline(never)]
-fn read_array_twice<T, const N: usize>(
-    reader: &mut BitReader<'_>,
-    mut read_element: impl FnMut(&mut BitReader<'_>) -> Result<T, Error>,
+fn read_array_twice<R: BitRead, T, const N: usize>(
+    reader: &mut R,
+    mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<[T; N], Error> {
     let start = reader.checkpoint();
     for _ in 0..N {
@@ -413,9 +414,9 @@ fn read_array_twice<T, const N: usize>(
 /// Generated code: the body of `read_from` (and of `read_delta`) as
 /// `#p::read_atomic(__reader, |__reader| { BODY })`.
 #[inline(always)]
-pub fn read_atomic<'a, T>(
-    reader: &mut BitReader<'a>,
-    read: impl FnOnce(&mut BitReader<'a>) -> Result<T, Error>,
+pub fn read_atomic<R: BitRead, T>(
+    reader: &mut R,
+    read: impl FnOnce(&mut R) -> Result<T, Error>,
 ) -> Result<T, Error> {
     reader.rolled_back(read)
 }
@@ -551,6 +552,7 @@ pub const fn max_bytes_problem(
 mod tests {
     use super::*;
     use crate::BitCounter;
+    use crate::reader::BitReader;
 
     #[test]
     fn quantize_bits_match_what_the_writer_counts() {

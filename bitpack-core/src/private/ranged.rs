@@ -12,7 +12,8 @@ use super::message::Message;
 use super::schema;
 use crate::bits::bit_length_u128;
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::{BitWrite, write_wide_bits};
 
 #[cold]
@@ -37,7 +38,7 @@ fn write_wide<W: BitWrite>(writer: &mut W, value: i128, min: i128, max: i128) ->
 
 /// Reads what [`write_wide`] wrote.
 #[inline(always)]
-fn read_wide(reader: &mut BitReader<'_>, min: i128, max: i128) -> Result<i128, Error> {
+fn read_wide(reader: &mut impl BitRead, min: i128, max: i128) -> Result<i128, Error> {
     if let (Ok(min), Ok(max)) = (i32::try_from(min), i32::try_from(max)) {
         Ok(i128::from(reader.read_int(min, max)?))
     } else if let (Ok(min), Ok(max)) = (i64::try_from(min), i64::try_from(max)) {
@@ -100,7 +101,7 @@ macro_rules! ranged {
 
             /// Reads a value written by [`write`] with the same range.
             #[inline(always)]
-            pub fn read(reader: &mut BitReader<'_>, min: $ty, max: $ty) -> Result<$ty, Error> {
+            pub fn read<R: BitRead>(reader: &mut R, min: $ty, max: $ty) -> Result<$ty, Error> {
                 ($read)(reader, min, max)
             }
 
@@ -136,7 +137,7 @@ macro_rules! ranged_small {
                 i32::from(min),
                 i32::from(max)
             ),
-            |reader: &mut BitReader<'_>, min: $ty, max: $ty| {
+            |reader: &mut R, min: $ty, max: $ty| {
                 let start = reader.bits_read();
                 let value = reader.read_int(i32::from(min), i32::from(max))?;
                 $ty::try_from(value).map_err(|_| out_of_range(start))
@@ -158,7 +159,7 @@ macro_rules! ranged_wide {
                 min as i128,
                 max as i128
             ),
-            |reader: &mut BitReader<'_>, min: $ty, max: $ty| {
+            |reader: &mut R, min: $ty, max: $ty| {
                 let start = reader.bits_read();
                 let value = read_wide(reader, min as i128, max as i128)?;
                 $ty::try_from(value).map_err(|_| out_of_range(start))
@@ -185,7 +186,7 @@ ranged!(
     u128,
     unsigned,
     |writer: &mut W, value: u128, min: u128, max: u128| write_u128_range(writer, value, min, max),
-    |reader: &mut BitReader<'_>, min: u128, max: u128| read_u128_range(reader, min, max)
+    |reader: &mut R, min: u128, max: u128| read_u128_range(reader, min, max)
 );
 
 /// `u128` ranges: `write_int128` takes `i128`, so the same wire (`value -
@@ -203,7 +204,7 @@ fn write_u128_range<W: BitWrite>(writer: &mut W, value: u128, min: u128, max: u1
 
 /// Reads what [`write_u128_range`] wrote.
 #[inline(always)]
-fn read_u128_range(reader: &mut BitReader<'_>, min: u128, max: u128) -> Result<u128, Error> {
+fn read_u128_range(reader: &mut impl BitRead, min: u128, max: u128) -> Result<u128, Error> {
     let start = reader.bits_read();
     if min > max {
         return Err(Error::new(ErrorKind::InvalidDeclaration, start));
@@ -220,6 +221,7 @@ fn read_u128_range(reader: &mut BitReader<'_>, min: u128, max: u128) -> Result<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reader::BitReader;
     use crate::{BitCounter, BitWriter};
 
     #[test]

@@ -17,7 +17,8 @@
 
 use crate::bits::low_mask;
 use crate::quantize::{Quantizer, Quantizer64};
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// Total bits of a run's leaves.
@@ -81,7 +82,7 @@ impl RunWriter {
 
 /// Whether `bits` more bits remain to read.
 #[inline(always)]
-pub fn run_remains(reader: &BitReader<'_>, bits: usize) -> bool {
+pub fn run_remains<R: BitRead>(reader: &R, bits: usize) -> bool {
     reader.bits_remaining() >= bits
 }
 
@@ -107,7 +108,7 @@ impl RunReader {
 
     /// The next leaf, `width` (at most 64) bits.
     #[inline(always)]
-    pub fn get(&mut self, reader: &mut BitReader<'_>, width: u32) -> u64 {
+    pub fn get(&mut self, reader: &mut impl BitRead, width: u32) -> u64 {
         while self.available < width {
             // Never past the run, never more than one load gives, and the
             // chunk has room for what it keeps plus what comes.
@@ -133,7 +134,7 @@ impl RunReader {
 /// Moves a reader back over a run of `bits` it read, whose values turned
 /// out invalid, so the fields can be read again one by one.
 #[inline(always)]
-pub fn unread_run(reader: &mut BitReader<'_>, bits: usize) {
+pub fn unread_run(reader: &mut impl BitRead, bits: usize) {
     reader.unread(bits);
 }
 
@@ -226,6 +227,7 @@ pub fn quantized_value(raw: u64, min: f32, max: f32, res: f32, valid: &mut bool)
 mod tests {
     use super::*;
     use crate::BitWriter;
+    use crate::reader::BitReader;
 
     #[test]
     fn leaves_straddle_loads_and_words() {

@@ -14,7 +14,9 @@
 
 use crate::__private as p;
 // The tests' own checks call methods; the hand expansions spell every path.
-use crate::{BitCounter, BitPack as _, BitWrite as _, BitWriter, ErrorKind, bits_required};
+use crate::{
+    BitCounter, BitPack as _, BitRead as _, BitReader, BitWrite as _, BitWriter, ErrorKind, bits_required,
+};
 
 /// Writes `value` with its `BitPack` impl: the bytes, and the bits counted.
 fn encode<T: p::BitPack>(value: &T) -> (alloc::vec::Vec<u8>, usize) {
@@ -33,7 +35,7 @@ fn encode<T: p::BitPack>(value: &T) -> (alloc::vec::Vec<u8>, usize) {
 fn round_trip<T: p::BitPack + PartialEq + core::fmt::Debug>(value: &T) -> usize {
     let (bytes, bits) = encode(value);
     assert!((T::MIN_BITS..=T::MAX_BITS).contains(&bits), "{bits} bits outside MIN_BITS..=MAX_BITS");
-    assert_eq!(&T::read_from(&mut p::BitReader::new(&bytes)).expect("reads back"), value);
+    assert_eq!(&T::read_from(&mut BitReader::new(&bytes)).expect("reads back"), value);
     bits
 }
 
@@ -195,7 +197,7 @@ impl p::BitPack for Plain {
         )
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
@@ -206,7 +208,7 @@ impl p::BitPack for Plain {
 
 impl Plain {
     /// The body of `read_from`.
-    fn read_body(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_body<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         let (on, level, x, far, raw, raw64) = 'run: {
             if p::run_remains(reader, PLAIN_RUN_BITS) {
                 let mut run = p::RunReader::new(PLAIN_RUN_BITS);
@@ -226,8 +228,8 @@ impl Plain {
             (
                 <bool as p::BitPack>::read_from(reader)?,
                 p::ranged_u8::read(reader, 0, 9)?,
-                p::BitReader::read_compressed_float(reader, -1.0, 1.0, 0.01)?,
-                p::BitReader::read_compressed_double(reader, -1.0e6, 1.0e6, 0.001)?,
+                p::BitRead::read_compressed_float(reader, -1.0, 1.0, 0.01)?,
+                p::BitRead::read_compressed_double(reader, -1.0e6, 1.0e6, 0.001)?,
                 <f32 as p::BitPack>::read_from(reader)?,
                 <f64 as p::BitPack>::read_from(reader)?,
             )
@@ -237,7 +239,7 @@ impl Plain {
             let element = <u16 as p::BitPack>::read_from(reader)?;
             p::Ok(element)
         })?;
-        let maybe = if p::BitReader::read_bool(reader)? {
+        let maybe = if p::BitRead::read_bool(reader)? {
             p::Some(<bool as p::BitPack>::read_from(reader)?)
         } else {
             p::None
@@ -262,7 +264,7 @@ fn far() -> f64 {
     let mut writer = BitWriter::new(&mut buf);
     crate::BitWrite::write_compressed_double(&mut writer, -123_456.789, -1.0e6, 1.0e6, 0.001).unwrap();
     writer.finish().unwrap();
-    p::BitReader::new(&buf).read_compressed_double(-1.0e6, 1.0e6, 0.001).unwrap()
+    BitReader::new(&buf).read_compressed_double(-1.0e6, 1.0e6, 0.001).unwrap()
 }
 
 fn plain() -> Plain {
@@ -328,11 +330,11 @@ fn a_struct_falls_back_from_its_run_as_generated() {
     // refuses it at its own bit.
     let (mut bytes, _) = encode(&plain());
     bytes[0] |= 0b1_1110; // level 15
-    let error = <Plain as p::BitPack>::read_from(&mut p::BitReader::new(&bytes)).unwrap_err();
+    let error = <Plain as p::BitPack>::read_from(&mut BitReader::new(&bytes)).unwrap_err();
     assert_eq!((error.kind(), error.bit()), (ErrorKind::OutOfRange, 1));
     // Too few bits for the run: read field by field, up to the end.
     let (bytes, _) = encode(&plain());
-    let error = <Plain as p::BitPack>::read_from(&mut p::BitReader::new(&bytes[..10])).unwrap_err();
+    let error = <Plain as p::BitPack>::read_from(&mut BitReader::new(&bytes[..10])).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::UnexpectedEnd);
 }
 
@@ -401,7 +403,7 @@ impl p::BitPack for Shape {
         )
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
@@ -411,7 +413,7 @@ impl p::BitPack for Shape {
                     1 => {
                         Self::Dot(p::ranged_u8::read(reader, 0, 3)?, <bool as p::BitPack>::read_from(reader)?)
                     }
-                    2 => Self::Line { len: p::BitReader::read_compressed_float(reader, 0.0, 10.0, 0.5)? },
+                    2 => Self::Line { len: p::BitRead::read_compressed_float(reader, 0.0, 10.0, 0.5)? },
                     _ => return p::Err(p::invalid_tag(reader)),
                 })
             },
@@ -431,7 +433,7 @@ impl p::BitPack for Never {
         match *self {}
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::Err(p::invalid_tag(reader))
     }
 }
@@ -443,10 +445,10 @@ fn enums_write_their_tag_then_the_variant() {
     assert_eq!(round_trip(&Shape::Line { len: 9.5 }), 2 + 5);
     assert_eq!((<Shape as p::BitPack>::MAX_BITS, <Shape as p::BitPack>::MIN_BITS), (7, 2));
     // Tag 3 of 3 variants is past the tag's range.
-    let error = <Shape as p::BitPack>::read_from(&mut p::BitReader::new(&[0b11])).unwrap_err();
+    let error = <Shape as p::BitPack>::read_from(&mut BitReader::new(&[0b11])).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::OutOfRange);
     assert_eq!((<Never as p::BitPack>::MAX_BITS, <Never as p::BitPack>::MIN_BITS), (0, 0));
-    let error = <Never as p::BitPack>::read_from(&mut p::BitReader::new(&[])).err().unwrap();
+    let error = <Never as p::BitPack>::read_from(&mut BitReader::new(&[])).err().unwrap();
     assert_eq!(error.kind(), ErrorKind::InvalidTag);
     assert_ne!(<Shape as p::BitPack>::SCHEMA, <Never as p::BitPack>::SCHEMA);
     let problem = p::max_bytes_problem("Shape", 65, 8).unwrap();
@@ -477,7 +479,7 @@ macro_rules! every_int_type {
                 p::$ranged::write(&mut writer, value, min, max).unwrap();
                 p::$relative::write(&mut writer, value, baseline, min, max).unwrap();
                 let used = writer.finish().unwrap();
-                let mut reader = p::BitReader::new(&buf[..used]);
+                let mut reader = BitReader::new(&buf[..used]);
                 assert_eq!(p::$ranged::read(&mut reader, min, max).unwrap(), value);
                 assert_eq!(p::$relative::read(&mut reader, baseline, min, max).unwrap(), value);
                 assert!(p::$ranged::write(&mut BitCounter::new(), max + 1, min, max).is_err());
@@ -514,7 +516,7 @@ fn quantized_floats_code_against_a_baseline() {
     p::relative_f32::write(&mut writer, 1.5, 1.0, -10.0, 10.0, 0.01).unwrap();
     p::relative_f64::write(&mut writer, -2.5, -2.0, -1.0e6, 1.0e6, 0.001).unwrap();
     let used = writer.finish().unwrap();
-    let mut reader = p::BitReader::new(&buf[..used]);
+    let mut reader = BitReader::new(&buf[..used]);
     assert!((p::relative_f32::read(&mut reader, 1.0, -10.0, 10.0, 0.01).unwrap() - 1.5).abs() <= 0.005);
     assert!((p::relative_f64::read(&mut reader, -2.0, -1.0e6, 1.0e6, 0.001).unwrap() + 2.5).abs() <= 0.0005);
 }
@@ -556,7 +558,7 @@ impl p::BitPack for Unit {
         )
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
@@ -612,19 +614,19 @@ impl p::ChangeGroups for Unit {
         )
     }
 
-    fn decode_changes(
-        reader: &mut p::BitReader<'_>,
+    fn decode_changes<__R: p::BitRead>(
+        reader: &mut __R,
     ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
             |reader| {
-                let item0 = if p::BitReader::read_bool(reader)? {
+                let item0 = if p::BitRead::read_bool(reader)? {
                     p::Some((p::read_rust_string(reader, 8)?,))
                 } else {
                     p::None
                 };
-                let item1 = if p::BitReader::read_bool(reader)? {
+                let item1 = if p::BitRead::read_bool(reader)? {
                     p::Some((p::ranged_u16::read(reader, 0, 1023)?,))
                 } else {
                     p::None
@@ -682,13 +684,13 @@ impl p::ChangeGroups for Unit {
         )
     }
 
-    fn read_delta(baseline: &Self, reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_delta<__R: p::BitRead>(baseline: &Self, reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
             |reader| {
-                let flag = p::BitReader::bits_read(reader);
-                let (name,) = if p::BitReader::read_bool(reader)? {
+                let flag = p::BitRead::bits_read(reader);
+                let (name,) = if p::BitRead::read_bool(reader)? {
                     let name = p::read_rust_string(reader, 8)?;
                     p::delta_group_sent(
                         flag,
@@ -705,8 +707,8 @@ impl p::ChangeGroups for Unit {
                 } else {
                     (<p::String as p::Clone>::clone(&baseline.name),)
                 };
-                let flag = p::BitReader::bits_read(reader);
-                let (x,) = if p::BitReader::read_bool(reader)? {
+                let flag = p::BitRead::bits_read(reader);
+                let (x,) = if p::BitRead::read_bool(reader)? {
                     let x = p::relative_u16::read(reader, baseline.x, 0, 1023)?;
                     p::delta_group_sent(
                         flag,
@@ -745,7 +747,7 @@ fn change_groups_send_what_changed() {
     assert_eq!(crate::BitWrite::bits_written(&writer), 1 + (4 + 3 + 40) + 1 + 10 + 1);
     writer.finish().unwrap();
     let mut seen = Unit { name: p::String::new(), x: 0, always: false };
-    seen.read_changes(&mut p::BitReader::new(&buf)).unwrap();
+    seen.read_changes(&mut BitReader::new(&buf)).unwrap();
     assert_eq!(seen, sent);
     // Acknowledged: an unchanged value sends two flags and `always`.
     let mut writer = BitWriter::new(&mut buf);
@@ -759,13 +761,13 @@ fn change_groups_send_what_changed() {
     let used = writer.finish().unwrap();
     let whole = 1 + 1 + p::ranged_u16::bits(0, 1023) + 1;
     assert!(bits < whole, "x one step on: shorter coded against the baseline than whole ({bits} bits)");
-    assert_eq!(Unit::read_delta(&sent, &mut p::BitReader::new(&buf[..used])).unwrap(), moved);
+    assert_eq!(Unit::read_delta(&sent, &mut BitReader::new(&buf[..used])).unwrap(), moved);
     // A group sent with the baseline's own bits: never written, so refused.
     let mut writer = BitWriter::new(&mut buf);
     crate::BitWrite::write_bool(&mut writer, true).unwrap();
     p::write_rust_string(&mut writer, "scout", 8).unwrap();
     let used = writer.finish().unwrap();
-    let error = Unit::read_delta(&sent, &mut p::BitReader::new(&buf[..used])).unwrap_err();
+    let error = Unit::read_delta(&sent, &mut BitReader::new(&buf[..used])).unwrap_err();
     assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 0));
 }
 
@@ -794,7 +796,7 @@ impl p::BitPack for Inner {
         p::adaptive::write_scope(self, writer)
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::adaptive::read_scope(reader)
     }
 }
@@ -815,7 +817,10 @@ impl p::adaptive::SignScope for Inner {
         p::Ok(())
     }
 
-    fn read_scoped(reader: &mut p::BitReader<'_>, signs: p::adaptive::Signs) -> p::Result<Self, p::Error> {
+    fn read_scoped<__R: p::BitRead>(
+        reader: &mut __R,
+        signs: p::adaptive::Signs,
+    ) -> p::Result<Self, p::Error> {
         p::Ok(Inner { z: p::adaptive::read_adaptive::<i64>(reader, signs)? })
     }
 }
@@ -904,7 +909,7 @@ impl p::BitPack for Scored {
         p::adaptive::write_scope(self, writer)
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::adaptive::read_scope(reader)
     }
 }
@@ -945,7 +950,10 @@ impl p::adaptive::SignScope for Scored {
         p::Ok(())
     }
 
-    fn read_scoped(reader: &mut p::BitReader<'_>, signs: p::adaptive::Signs) -> p::Result<Self, p::Error> {
+    fn read_scoped<__R: p::BitRead>(
+        reader: &mut __R,
+        signs: p::adaptive::Signs,
+    ) -> p::Result<Self, p::Error> {
         let a = p::adaptive::read_adaptive::<i32>(reader, signs)?;
         let xyz = {
             let mut group = [<i16 as p::adaptive::AdaptiveInt>::ZERO; 3];
@@ -1022,13 +1030,13 @@ fn rollback_and_budgeted_reads() {
     }
     p::write_rust_string(&mut writer, "a\0b", 4).unwrap();
     let used = writer.finish().unwrap();
-    let mut reader = p::BitReader::new(&buf[..used]);
+    let mut reader = BitReader::new(&buf[..used]);
     let read = p::read_vec(&mut reader, 4, 8, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
     assert_eq!(read.unwrap(), [7, 8]);
     let read = p::read_box(&mut reader, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
     assert_eq!(*read.unwrap(), 9);
     let read =
-        p::read_boxed_array::<u8, 2>(&mut reader, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
+        p::read_boxed_array::<_, u8, 2>(&mut reader, |reader| p::Ok(<u8 as p::BitPack>::read_from(reader)?));
     assert_eq!(*read.unwrap(), [10, 11]);
     let read = p::read_atomic(&mut reader, |reader| {
         <u8 as p::BitPack>::read_from(reader)?;
@@ -1069,7 +1077,7 @@ impl p::BitPack for Entry {
         )
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
@@ -1117,19 +1125,19 @@ impl p::ChangeGroups for Entry {
         )
     }
 
-    fn decode_changes(
-        reader: &mut p::BitReader<'_>,
+    fn decode_changes<__R: p::BitRead>(
+        reader: &mut __R,
     ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
             |reader| {
-                let item0 = if p::BitReader::read_bool(reader)? {
+                let item0 = if p::BitRead::read_bool(reader)? {
                     p::Some((p::ranged_u16::read(reader, 0, 1023)?,))
                 } else {
                     p::None
                 };
-                let item1 = if p::BitReader::read_bool(reader)? {
+                let item1 = if p::BitRead::read_bool(reader)? {
                     p::Some((p::ranged_u8::read(reader, 0, 100)?,))
                 } else {
                     p::None
@@ -1172,13 +1180,13 @@ impl p::ChangeGroups for Entry {
         )
     }
 
-    fn read_delta(baseline: &Self, reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_delta<__R: p::BitRead>(baseline: &Self, reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
             |reader| {
-                let flag = p::BitReader::bits_read(reader);
-                let (id,) = if p::BitReader::read_bool(reader)? {
+                let flag = p::BitRead::bits_read(reader);
+                let (id,) = if p::BitRead::read_bool(reader)? {
                     let id = p::ranged_u16::read(reader, 0, 1023)?;
                     p::delta_group_sent(
                         flag,
@@ -1189,8 +1197,8 @@ impl p::ChangeGroups for Entry {
                 } else {
                     (<u16 as p::Clone>::clone(&baseline.id),)
                 };
-                let flag = p::BitReader::bits_read(reader);
-                let (hp,) = if p::BitReader::read_bool(reader)? {
+                let flag = p::BitRead::bits_read(reader);
+                let (hp,) = if p::BitRead::read_bool(reader)? {
                     let hp = p::ranged_u8::read(reader, 0, 100)?;
                     p::delta_group_sent(
                         flag,
@@ -1308,7 +1316,7 @@ impl p::BitPack for Zone {
         )
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
@@ -1359,19 +1367,19 @@ impl p::ChangeGroups for Zone {
         )
     }
 
-    fn decode_changes(
-        reader: &mut p::BitReader<'_>,
+    fn decode_changes<__R: p::BitRead>(
+        reader: &mut __R,
     ) -> p::Result<<Self as p::ChangeGroups>::Changes, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
             |reader| {
-                let item0 = if p::BitReader::read_bool(reader)? {
+                let item0 = if p::BitRead::read_bool(reader)? {
                     p::Some((p::keyed::map::read(reader, 64)?,))
                 } else {
                     p::None
                 };
-                let item1 = if p::BitReader::read_bool(reader)? {
+                let item1 = if p::BitRead::read_bool(reader)? {
                     p::Some((p::keyed::sorted_vec::read(reader, 64, <Entry as p::keyed::KeyField>::key)?,))
                 } else {
                     p::None
@@ -1410,7 +1418,7 @@ impl p::ChangeGroups for Zone {
         )
     }
 
-    fn read_delta(baseline: &Self, reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_delta<__R: p::BitRead>(baseline: &Self, reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
             #[inline(always)]
@@ -1533,7 +1541,7 @@ fn keyed_collections_replicate_through_a_sender() {
     let mut writer = BitWriter::new(&mut buf);
     after.write_delta(&before, &mut writer).unwrap();
     let used = writer.finish().unwrap();
-    assert_eq!(Zone::read_delta(&before, &mut p::BitReader::new(&buf[..used])).unwrap(), after);
+    assert_eq!(Zone::read_delta(&before, &mut BitReader::new(&buf[..used])).unwrap(), after);
 
     // The cached write writes the delta's bits and records each group's print.
     let (now, then) = (Entry { id: 3, hp: 8 }, Entry { id: 3, hp: 9 });
@@ -1580,7 +1588,7 @@ const FAR: [f64; 3] = [-1.0e6, -1.0e6, -1.0e3];
 /// A `#[bitpack(with = halves)]` module (the `with` contract): a `u128` as
 /// two `u64` halves.
 mod halves {
-    use crate::{BitReader, BitWrite, Error};
+    use crate::{BitRead, BitWrite, Error};
 
     pub const MAX_BITS: usize = 128;
     pub const MIN_BITS: usize = 128;
@@ -1591,7 +1599,7 @@ mod halves {
         writer.write_u64((*value >> 64) as u64)
     }
 
-    pub fn read(reader: &mut BitReader<'_>) -> Result<u128, Error> {
+    pub fn read(reader: &mut impl BitRead) -> Result<u128, Error> {
         let low = reader.read_u64()?;
         Ok(u128::from(low) | (u128::from(reader.read_u64()?) << 64))
     }
@@ -1753,7 +1761,7 @@ impl Held {
     }
 
     /// The body of `read_from`.
-    fn read_body(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_body<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         let (rotation, rotation64, position, far, cell, flag) = 'run: {
             if p::run_remains(reader, HELD_RUN_BITS) {
                 let mut run = p::RunReader::new(HELD_RUN_BITS);
@@ -1803,7 +1811,7 @@ impl Held {
             )
         };
         let name = p::read_text::<p::Box<str>>(reader, 8)?;
-        let recent = p::read_sequence::<alloc::collections::VecDeque<u8>, _>(
+        let recent = p::read_sequence::<_, alloc::collections::VecDeque<u8>, _>(
             reader,
             4,
             <u8 as p::BitPack>::MIN_BITS,
@@ -1813,11 +1821,11 @@ impl Held {
             },
         )?;
         let slice =
-            p::read_sequence::<p::Box<[u16]>, _>(reader, 4, <u16 as p::BitPack>::MIN_BITS, |reader| {
+            p::read_sequence::<_, p::Box<[u16]>, _>(reader, 4, <u16 as p::BitPack>::MIN_BITS, |reader| {
                 let element = <u16 as p::BitPack>::read_from(reader)?;
                 p::Ok(element)
             })?;
-        let scores = p::read_map::<alloc::collections::BTreeMap<u8, u16>, _, _>(
+        let scores = p::read_map::<_, alloc::collections::BTreeMap<u8, u16>, _, _>(
             reader,
             4,
             p::sum(&[<u8 as p::BitPack>::MIN_BITS, <u16 as p::BitPack>::MIN_BITS]),
@@ -1830,7 +1838,7 @@ impl Held {
                 p::Ok(element)
             },
         )?;
-        let tags = p::read_set::<alloc::collections::BTreeSet<u8>, _>(
+        let tags = p::read_set::<_, alloc::collections::BTreeSet<u8>, _>(
             reader,
             4,
             <u8 as p::BitPack>::MIN_BITS,
@@ -1901,7 +1909,7 @@ where
         p::write_atomic(writer, |writer| self.write_body(writer))
     }
 
-    fn read_from(reader: &mut p::BitReader<'_>) -> p::Result<Self, p::Error> {
+    fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(reader, |reader| Self::read_body(reader))
     }
 }
@@ -1910,7 +1918,7 @@ where
 fn held() -> Held {
     let read_back = |value: &Held| {
         let (bytes, _) = encode(value);
-        <Held as p::BitPack>::read_from(&mut p::BitReader::new(&bytes)).expect("reads back")
+        <Held as p::BitPack>::read_from(&mut BitReader::new(&bytes)).expect("reads back")
     };
     read_back(&Held {
         rotation: [0.0, 0.0, 0.38268343, 0.9238795],
@@ -1947,7 +1955,7 @@ fn issue_12_kinds_write_through_the_run_and_their_runtime() {
     assert!(refused.write_to(&mut BitCounter::new()).is_err());
     // Too few bits for the run: read field by field up to the end, and put back.
     let (bytes, _) = encode(&value);
-    let mut reader = p::BitReader::new(&bytes[..20]);
+    let mut reader = BitReader::new(&bytes[..20]);
     let error = <Held as p::BitPack>::read_from(&mut reader).unwrap_err();
     assert_eq!((error.kind(), reader.bits_read()), (ErrorKind::UnexpectedEnd, 0));
 }
@@ -1977,7 +1985,7 @@ fn issue_12_kinds_code_against_a_baseline() {
     let relative_bits = writer.bits_written();
     assert!(relative_bits < 29 + 10 + 92 + 11, "{relative_bits} bits");
     let used = writer.finish().unwrap();
-    let mut reader = p::BitReader::new(&buf[..used]);
+    let mut reader = BitReader::new(&buf[..used]);
     let rotation: [f32; 4] =
         p::smallest_three::read_relative(&mut reader, &then.rotation, HELD_0_BITS).unwrap();
     let position: [f32; 3] =

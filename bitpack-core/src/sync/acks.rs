@@ -3,7 +3,8 @@
 use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::schema;
-use crate::reader::BitReader;
+use crate::read::BitRead;
+use crate::source::SourceExt;
 use crate::write::BitWrite;
 
 /// Sequences before the newest that [`Acks`] covers.
@@ -104,38 +105,37 @@ impl BitPack for Acks {
         Ok(())
     }
 
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         let start = reader.bits_read();
-        let mut staged = reader.clone();
         let refuse = |kind| Err(Error::new(kind, start));
-        if !staged.read_bool()? {
-            *reader = staged;
-            return Ok(Acks::none());
-        }
-        let newest = staged.read_u16()?;
-        let earlier = if staged.read_bool()? {
-            let missing = staged.read_int(0, MAX_LISTED)?;
-            let mut earlier = u32::MAX;
-            let mut last = 0;
-            for _ in 0..missing {
-                let behind = newest.wrapping_sub(staged.read_ack_relative(newest)?);
-                // Nearest first, each once, within the field.
-                if behind <= last || behind > ACK_BITS {
+        reader.rolled_back(|staged| {
+            if !staged.read_bool()? {
+                return Ok(Acks::none());
+            }
+            let newest = staged.read_u16()?;
+            let earlier = if staged.read_bool()? {
+                let missing = staged.read_int(0, MAX_LISTED)?;
+                let mut earlier = u32::MAX;
+                let mut last = 0;
+                for _ in 0..missing {
+                    let behind = newest.wrapping_sub(staged.read_ack_relative(newest)?);
+                    // Nearest first, each once, within the field.
+                    if behind <= last || behind > ACK_BITS {
+                        return refuse(ErrorKind::OutOfRange);
+                    }
+                    last = behind;
+                    earlier &= !(1 << (behind - 1));
+                }
+                earlier
+            } else {
+                let earlier = staged.read_u32()?;
+                if earlier.count_zeros() as i32 <= MAX_LISTED {
                     return refuse(ErrorKind::OutOfRange);
                 }
-                last = behind;
-                earlier &= !(1 << (behind - 1));
-            }
-            earlier
-        } else {
-            let earlier = staged.read_u32()?;
-            if earlier.count_zeros() as i32 <= MAX_LISTED {
-                return refuse(ErrorKind::OutOfRange);
-            }
-            earlier
-        };
-        *reader = staged;
-        Ok(Acks::new(newest, earlier))
+                earlier
+            };
+            Ok(Acks::new(newest, earlier))
+        })
     }
 }
 
@@ -143,6 +143,7 @@ impl BitPack for Acks {
 mod tests {
     use super::*;
     use crate::codec::{decode, encode, measure};
+    use crate::reader::BitReader;
 
     #[test]
     fn every_form_round_trips_in_its_size() {

@@ -7,7 +7,7 @@
 
 use crate::change::sequence_newer;
 use crate::error::{Error, ErrorKind};
-use crate::reader::BitReader;
+use crate::read::BitRead;
 use crate::write::BitWrite;
 
 /// Bytes of the check at the start of every packet.
@@ -34,7 +34,7 @@ impl Header {
     }
 
     /// Reads the header of a packet [`open`] accepted.
-    pub(crate) fn read(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    pub(crate) fn read(reader: &mut impl BitRead) -> Result<Self, Error> {
         let _check = reader.read_u32()?;
         let sequence = reader.read_u16()?;
         let start = reader.bits_read();

@@ -6,6 +6,7 @@ use super::acks::{ACK_BITS, Acks};
 use super::packet::{Header, open};
 use crate::change::{ChangeGroups, sequence_newer};
 use crate::error::{Error, ErrorKind};
+use crate::read::BitRead;
 use crate::reader::BitReader;
 
 /// Receives a world from a [`Sender`](super::Sender) (see the

@@ -28,7 +28,7 @@ use syn::{Ident, Index, Member, Type};
 /// The impl, to sit inside the derive's `const _: () = { ... };`.
 pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Changes) -> TokenStream {
     let code = Code { names, changes, fields: &fields.fields };
-    let (p, reader, baseline) = (&names.runtime, &names.reader, &names.baseline);
+    let (p, reader, reader_ty, baseline) = (&names.runtime, &names.reader, &names.reader_ty, &names.baseline);
     let (writer, writer_ty, confirmed, latest, decoded) =
         (&names.writer, &names.writer_ty, &names.confirmed, &names.latest, &names.changes);
     let name = &plan.input.ident;
@@ -100,8 +100,8 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
             }
 
             #[inline]
-            fn decode_changes(
-                #reader: &mut #p::BitReader<'_>,
+            fn decode_changes<#reader_ty: #p::BitRead>(
+                #reader: &mut #reader_ty,
             ) -> #p::Result<<Self as #p::ChangeGroups>::Changes, #p::Error> {
                 #decode_changes
             }
@@ -122,9 +122,9 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
             }
 
             #[inline]
-            fn read_delta(
+            fn read_delta<#reader_ty: #p::BitRead>(
                 #baseline: &Self,
-                #reader: &mut #p::BitReader<'_>,
+                #reader: &mut #reader_ty,
             ) -> #p::Result<Self, #p::Error> {
                 #read_delta
             }
@@ -339,7 +339,7 @@ impl Code<'_, '_> {
         let (p, reader) = (&self.names.runtime, &self.names.reader);
         let sent = |value: TokenStream| {
             quote! {
-                if #p::BitReader::read_bool(#reader)? { #p::Some(#value) } else { #p::None }
+                if #p::BitRead::read_bool(#reader)? { #p::Some(#value) } else { #p::None }
             }
         };
         match item {
@@ -519,8 +519,8 @@ impl Code<'_, '_> {
                 });
                 let then = self.write_items(&group.items, &quote!(#baseline));
                 quote! {
-                    let #flag = #p::BitReader::bits_read(#reader);
-                    let (#(#locals,)*) = if #p::BitReader::read_bool(#reader)? {
+                    let #flag = #p::BitRead::bits_read(#reader);
+                    let (#(#locals,)*) = if #p::BitRead::read_bool(#reader)? {
                         #reads
                         #p::delta_group_sent(
                             #flag,
@@ -552,8 +552,8 @@ impl Code<'_, '_> {
                 let (kept, nested) = (self.baseline_clone(*field), self.nested(ty));
                 let read = quote_spanned!(ty.span()=> #nested::read_delta(&#baseline.#member, #reader)?);
                 quote! {
-                    let #flag = #p::BitReader::bits_read(#reader);
-                    let #local = if #p::BitReader::read_bool(#reader)? {
+                    let #flag = #p::BitRead::bits_read(#reader);
+                    let #local = if #p::BitRead::read_bool(#reader)? {
                         let #local = #read;
                         #p::delta_group_sent(
                             #flag,

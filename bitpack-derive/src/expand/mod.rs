@@ -32,7 +32,8 @@ use quote::quote;
 
 pub fn expand(plan: &Plan<'_>) -> TokenStream {
     let names = Names::new(plan.runtime.clone());
-    let (p, writer, writer_ty, reader) = (&names.runtime, &names.writer, &names.writer_ty, &names.reader);
+    let (p, writer, writer_ty, reader, reader_ty) =
+        (&names.runtime, &names.writer, &names.writer_ty, &names.reader, &names.reader_ty);
     let input = plan.input;
     let name = &input.ident;
     let consts = plan.consts.iter().map(|constant| checks::constant(&names, constant));
@@ -98,7 +99,9 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                 }
 
                 #inline
-                fn read_from(#reader: &mut #p::BitReader<'_>) -> #p::Result<Self, #p::Error> {
+                fn read_from<#reader_ty: #p::BitRead>(
+                    #reader: &mut #reader_ty,
+                ) -> #p::Result<Self, #p::Error> {
                     #read_body
                 }
             }

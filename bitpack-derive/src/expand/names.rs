@@ -17,7 +17,9 @@ pub struct Names {
     /// The `BitWrite` being written to, and its type parameter.
     pub writer: Ident,
     pub writer_ty: Ident,
-    /// The `BitReader` being read from.
+    /// The reader's type parameter (`__R`).
+    pub reader_ty: Ident,
+    /// The `BitRead` source being read from.
     pub reader: Ident,
     /// The message's sign mode, under which adaptive values are written.
     pub signs: Ident,
@@ -66,6 +68,7 @@ impl Names {
             runtime,
             writer: local("__writer"),
             writer_ty: local("__W"),
+            reader_ty: local("__R"),
             reader: local("__reader"),
             signs: local("__signs"),
             tag: local("__tag"),

@@ -85,7 +85,7 @@ pub fn axes(p: &Runtime, bounds: &AxisBounds) -> TokenStream {
 /// The runtime items that come in an `f32` and an `f64` form.
 #[derive(Clone, Copy)]
 pub enum FloatItem {
-    /// `BitWrite::write_compressed_*` and `BitReader::read_compressed_*`.
+    /// `BitWrite::write_compressed_*` and `BitRead::read_compressed_*`.
     WriteQuantized,
     ReadQuantized,
     /// Bits of a quantized declaration, and why one is refused.
@@ -114,8 +114,8 @@ pub fn float(p: &Runtime, float: FloatTy, item: FloatItem) -> TokenStream {
     match item {
         WriteQuantized if f32 => quote!(#p::BitWrite::write_compressed_float),
         WriteQuantized => quote!(#p::BitWrite::write_compressed_double),
-        ReadQuantized if f32 => quote!(#p::BitReader::read_compressed_float),
-        ReadQuantized => quote!(#p::BitReader::read_compressed_double),
+        ReadQuantized if f32 => quote!(#p::BitRead::read_compressed_float),
+        ReadQuantized => quote!(#p::BitRead::read_compressed_double),
         QuantizeBits if f32 => quote!(#p::quantize_bits),
         QuantizeBits => quote!(#p::quantize64_bits),
         QuantizeProblem if f32 => quote!(#p::quantize_problem),

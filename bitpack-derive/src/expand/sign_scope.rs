@@ -95,8 +95,8 @@ impl Scope {
         generics: (&ImplGenerics<'_>, &TypeGenerics<'_>, Option<&WhereClause>),
     ) -> TokenStream {
         let (p, a) = (&names.runtime, runtime::adaptive(&names.runtime));
-        let (writer, writer_ty, reader, signs) =
-            (&names.writer, &names.writer_ty, &names.reader, &names.signs);
+        let (writer, writer_ty, reader, reader_ty, signs) =
+            (&names.writer, &names.writer_ty, &names.reader, &names.reader_ty, &names.signs);
         let (impl_generics, ty_generics, where_clause) = generics;
         let Scope { has_signed, any_negative, write_body, read_body } = self;
         quote! {
@@ -119,8 +119,8 @@ impl Scope {
                 }
 
                 #[inline]
-                fn read_scoped(
-                    #reader: &mut #p::BitReader<'_>,
+                fn read_scoped<#reader_ty: #p::BitRead>(
+                    #reader: &mut #reader_ty,
                     #signs: #a::Signs,
                 ) -> #p::Result<Self, #p::Error> {
                     #read_body

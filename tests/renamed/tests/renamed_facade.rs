@@ -78,7 +78,7 @@ struct Vec3 {
 struct Ticket(u16);
 
 mod ticket_bits {
-    use netpack::{BitPack, BitReader, BitWrite, Error};
+    use netpack::{BitPack, BitRead, BitWrite, Error};
 
     pub const MAX_BITS: usize = 16;
     pub const MIN_BITS: usize = 16;
@@ -88,7 +88,7 @@ mod ticket_bits {
         value.0.write_to(writer)
     }
 
-    pub fn read(reader: &mut BitReader<'_>) -> Result<super::Ticket, Error> {
+    pub fn read(reader: &mut impl BitRead) -> Result<super::Ticket, Error> {
         Ok(super::Ticket(u16::read_from(reader)?))
     }
 }

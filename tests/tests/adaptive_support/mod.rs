@@ -8,7 +8,7 @@ use bitpack::adaptive::{
     self, AdaptiveInt, SignScope, Signs, read_adaptive, read_adaptive_group, read_adaptive_vec,
     write_adaptive, write_adaptive_group, write_adaptive_vec,
 };
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 
 /// Encodes `value`, checking the counter agrees with the writer: (bytes, bits).
 pub fn encode<T: BitPack>(value: &T) -> Result<(Vec<u8>, usize), Error> {
@@ -44,7 +44,7 @@ macro_rules! scoped_bitpack {
             fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
                 adaptive::write_scope(self, writer)
             }
-            fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+            fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
                 adaptive::read_scope(reader)
             }
         }
@@ -69,7 +69,7 @@ impl SignScope for Published {
         write_adaptive(w, self.a, signs)?;
         write_adaptive(w, self.b, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         Ok(Published {
             id: read_adaptive(r, signs)?,
             a: read_adaptive(r, signs)?,
@@ -97,7 +97,7 @@ impl SignScope for Mixed {
         write_adaptive(w, self.b, signs)?;
         write_adaptive(w, self.c, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         Ok(Mixed { a: read_adaptive(r, signs)?, b: read_adaptive(r, signs)?, c: read_adaptive(r, signs)? })
     }
 }
@@ -119,7 +119,7 @@ impl SignScope for Samples {
     fn write_scoped<W: BitWrite>(&self, w: &mut W, signs: Signs) -> Result<(), Error> {
         write_adaptive_vec(w, &self.values, SAMPLES_MAX_LEN, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         Ok(Samples { values: read_adaptive_vec(r, SAMPLES_MAX_LEN, signs)? })
     }
 }
@@ -139,7 +139,7 @@ impl SignScope for Position {
     fn write_scoped<W: BitWrite>(&self, w: &mut W, signs: Signs) -> Result<(), Error> {
         write_adaptive_group(w, &self.xyz, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         let mut xyz = [0; 3];
         read_adaptive_group(r, &mut xyz, signs)?;
         Ok(Position { xyz })
@@ -163,7 +163,7 @@ impl SignScope for Big {
         write_adaptive(w, self.a, signs)?;
         write_adaptive(w, self.b, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         Ok(Big { a: read_adaptive(r, signs)?, b: read_adaptive(r, signs)? })
     }
 }
@@ -183,7 +183,7 @@ impl SignScope for Single {
     fn write_scoped<W: BitWrite>(&self, w: &mut W, signs: Signs) -> Result<(), Error> {
         write_adaptive(w, self.v, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         Ok(Single { v: read_adaptive(r, signs)? })
     }
 }
@@ -214,7 +214,7 @@ impl SignScope for Outer {
         self.target.write_scoped(w, signs)?;
         adaptive::write_fixed(w, self.heading, HEADING_RES, signs)
     }
-    fn read_scoped(r: &mut BitReader<'_>, signs: Signs) -> Result<Self, Error> {
+    fn read_scoped<R: BitRead>(r: &mut R, signs: Signs) -> Result<Self, Error> {
         Ok(Outer {
             id: read_adaptive(r, signs)?,
             position: Position::read_scoped(r, signs)?,

@@ -9,7 +9,7 @@ use bitpack::change::{
     BitFingerprint, Fingerprint, GroupRecord, read_relative_int, write_delta_flag, write_relative_int,
     write_tracked_flag,
 };
-use bitpack::{BitPack, BitReader, BitWrite, ChangeGroups, Error, ErrorKind};
+use bitpack::{BitPack, BitRead, BitWrite, ChangeGroups, Error, ErrorKind};
 
 /// splitmix64: a deterministic PRNG of our own, so figures never move.
 #[derive(Clone, Debug)]
@@ -58,9 +58,9 @@ pub fn delta<W: BitWrite>(
 }
 
 /// Reads a group flag, then the group when it is set.
-pub fn sent<T>(
-    reader: &mut BitReader<'_>,
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+pub fn sent<R: BitRead, T>(
+    reader: &mut R,
+    read: impl FnOnce(&mut R) -> Result<T, Error>,
 ) -> Result<Option<T>, Error> {
     if reader.read_bool()? { read(reader).map(Some) } else { Ok(None) }
 }
@@ -91,7 +91,7 @@ impl BitPack for Combat {
         writer.write_int(self.ammo, AMMO.0, AMMO.1)?;
         writer.write_int(self.stance, STANCE.0, STANCE.1)
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(Combat { ammo: reader.read_int(AMMO.0, AMMO.1)?, stance: reader.read_int(STANCE.0, STANCE.1)? })
     }
 }
@@ -117,7 +117,7 @@ impl ChangeGroups for Combat {
         Ok(())
     }
 
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Self::Changes, Error> {
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Self::Changes, Error> {
         let ammo = sent(reader, |r| r.read_int(AMMO.0, AMMO.1))?;
         let stance = sent(reader, |r| r.read_int(STANCE.0, STANCE.1))?;
         Ok((ammo, stance))
@@ -150,7 +150,7 @@ impl ChangeGroups for Combat {
         Ok(())
     }
 
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error> {
         let ammo = sent(reader, |r| r.read_int(AMMO.0, AMMO.1))?.unwrap_or(baseline.ammo);
         let stance = sent(reader, |r| r.read_int(STANCE.0, STANCE.1))?.unwrap_or(baseline.stance);
         Ok(Combat { ammo, stance })
@@ -201,7 +201,7 @@ impl Entity {
     }
 }
 
-fn read_coord_relative(reader: &mut BitReader<'_>, baseline: i32) -> Result<i32, Error> {
+fn read_coord_relative<R: BitRead>(reader: &mut R, baseline: i32) -> Result<i32, Error> {
     let value = read_relative_int(reader, i64::from(baseline), i64::from(COORD.0), i64::from(COORD.1))?;
     i32::try_from(value).map_err(|_| Error::new(ErrorKind::OutOfRange, reader.bits_read()))
 }
@@ -214,7 +214,7 @@ impl BitPack for Entity {
         self.write_health(writer)?;
         self.combat.write_to(writer)
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         Ok(Entity {
             x: reader.read_int(COORD.0, COORD.1)?,
             y: reader.read_int(COORD.0, COORD.1)?,
@@ -248,7 +248,7 @@ impl ChangeGroups for Entity {
         Ok(())
     }
 
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<EntityChanges, Error> {
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<EntityChanges, Error> {
         let motion = sent(reader, |r| Ok((r.read_int(COORD.0, COORD.1)?, r.read_int(COORD.0, COORD.1)?)))?;
         let health = sent(reader, |r| r.read_int(HEALTH.0, HEALTH.1))?;
         let combat = sent(reader, Combat::decode_changes)?;
@@ -283,7 +283,7 @@ impl ChangeGroups for Entity {
         Ok(())
     }
 
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error> {
         let (x, y) =
             sent(reader, |r| Ok((read_coord_relative(r, baseline.x)?, read_coord_relative(r, baseline.y)?)))?
                 .unwrap_or((baseline.x, baseline.y));
@@ -353,7 +353,7 @@ impl<const N: usize> BitPack for World<N> {
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         self.entities.iter().try_for_each(|entity| entity.write_to(writer))
     }
-    fn read_from(reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error> {
         let entities = (0..N).map(|_| Entity::read_from(reader)).collect::<Result<_, _>>()?;
         Ok(World { entities })
     }
@@ -375,7 +375,7 @@ impl<const N: usize> ChangeGroups for World<N> {
         Ok(())
     }
 
-    fn decode_changes(reader: &mut BitReader<'_>) -> Result<Vec<EntityChanges>, Error> {
+    fn decode_changes<R: BitRead>(reader: &mut R) -> Result<Vec<EntityChanges>, Error> {
         (0..N).map(|_| Entity::decode_changes(reader)).collect()
     }
 
@@ -392,7 +392,7 @@ impl<const N: usize> ChangeGroups for World<N> {
         Ok(())
     }
 
-    fn read_delta(baseline: &Self, reader: &mut BitReader<'_>) -> Result<Self, Error> {
+    fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error> {
         let entities = baseline
             .entities
             .iter()

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
-use bitpack::{BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitRead, BitReader, BitWrite, BitWriter, Error};
 use std::fmt::Debug;
 
 /// A write's outcome into a buffer of `buf_len` bytes: the bytes and bits
@@ -27,9 +27,9 @@ pub fn outcome(
 
 /// A read's outcome, compared through `Debug` (NaN is not equal to
 /// itself), and where the reader stands after it.
-pub fn read_outcome<T: Debug>(
-    bytes: &[u8],
-    read: impl FnOnce(&mut BitReader<'_>) -> Result<T, Error>,
+pub fn read_outcome<'a, T: Debug>(
+    bytes: &'a [u8],
+    read: impl FnOnce(&mut BitReader<'a>) -> Result<T, Error>,
 ) -> (String, usize) {
     let mut reader = BitReader::new(bytes);
     let result = read(&mut reader);

@@ -131,7 +131,7 @@ const _: () = {
         }
 
         #[inline]
-        fn read_from(__reader: &mut __p::BitReader<'_>) -> __p::Result<Self, __p::Error> {
+        fn read_from<__R: __p::BitRead>(__reader: &mut __R) -> __p::Result<Self, __p::Error> {
             __p::Ok(HandWorld {
                 tick: <u32 as __p::BitPack>::read_from(__reader)?,
                 rain: __reader.read_compressed_float(0.0, 1.0, 0.01)?,
@@ -208,15 +208,15 @@ const _: () = {
         }
 
         #[inline]
-        fn decode_changes(
-            __reader: &mut __p::BitReader<'_>,
+        fn decode_changes<__R: __p::BitRead>(
+            __reader: &mut __R,
         ) -> __p::Result<<Self as __p::ChangeGroups>::Changes, __p::Error> {
-            let __item0 = if __p::BitReader::read_bool(__reader)? {
+            let __item0 = if __p::BitRead::read_bool(__reader)? {
                 __p::Some((<u32 as __p::BitPack>::read_from(__reader)?,))
             } else {
                 __p::None
             };
-            let __item1 = if __p::BitReader::read_bool(__reader)? {
+            let __item1 = if __p::BitRead::read_bool(__reader)? {
                 __p::Some((
                     __reader.read_compressed_float(0.0, 1.0, 0.01)?,
                     __p::ranged_u16::read(__reader, 0, 359)?,
@@ -224,7 +224,7 @@ const _: () = {
             } else {
                 __p::None
             };
-            let __item2 = if __p::BitReader::read_bool(__reader)? {
+            let __item2 = if __p::BitRead::read_bool(__reader)? {
                 __p::Some((
                     __p::ranged_u16::read(__reader, 0, 9999)?,
                     __p::ranged_u16::read(__reader, 0, 9999)?,
@@ -232,7 +232,7 @@ const _: () = {
             } else {
                 __p::None
             };
-            let __item3 = if __p::BitReader::read_bool(__reader)? {
+            let __item3 = if __p::BitRead::read_bool(__reader)? {
                 __p::Some((__p::keyed::map::read(__reader, UNITS_MAX)?,))
             } else {
                 __p::None
@@ -269,18 +269,21 @@ const _: () = {
         }
 
         #[inline]
-        fn read_delta(__baseline: &Self, __reader: &mut __p::BitReader<'_>) -> __p::Result<Self, __p::Error> {
-            let (__field0,) = if __p::BitReader::read_bool(__reader)? {
+        fn read_delta<__R: __p::BitRead>(
+            __baseline: &Self,
+            __reader: &mut __R,
+        ) -> __p::Result<Self, __p::Error> {
+            let (__field0,) = if __p::BitRead::read_bool(__reader)? {
                 (<u32 as __p::BitPack>::read_from(__reader)?,)
             } else {
                 (__baseline.tick,)
             };
-            let (__field1, __field2) = if __p::BitReader::read_bool(__reader)? {
+            let (__field1, __field2) = if __p::BitRead::read_bool(__reader)? {
                 (__reader.read_compressed_float(0.0, 1.0, 0.01)?, __p::ranged_u16::read(__reader, 0, 359)?)
             } else {
                 (__baseline.rain, __baseline.wind)
             };
-            let (__field3, __field4) = if __p::BitReader::read_bool(__reader)? {
+            let (__field3, __field4) = if __p::BitRead::read_bool(__reader)? {
                 (
                     __p::relative_u16::read(__reader, __baseline.red, 0, 9999)?,
                     __p::relative_u16::read(__reader, __baseline.blue, 0, 9999)?,

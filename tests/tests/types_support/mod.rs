@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
-use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter};
 use std::fmt::Debug;
 
 /// xorshift64*: deterministic and dependency-free.

@@ -75,7 +75,7 @@ impl Codec for Collection<'_> {
             Collection::Text { ty, max_len } => quote!(#p::read_text::<#ty>(#reader, #max_len)?),
             Collection::Sequence { ty, max_len, element, .. } => {
                 let (min_bits, read) = (codec(element).min_bits(names), read_closure(names, element, depth));
-                quote!(#p::read_sequence::<#ty, _>(#reader, #max_len, #min_bits, #read)?)
+                quote!(#p::read_sequence::<_, #ty, _>(#reader, #max_len, #min_bits, #read)?)
             }
             Collection::Map { ty, max_len, entry } => {
                 let (key, value) = (codec(&entry[0]), codec(&entry[1]));
@@ -84,7 +84,7 @@ impl Codec for Collection<'_> {
                     (read_closure(names, &entry[0], depth), read_closure(names, &entry[1], depth));
                 let (key_bits, value_bits) = min_bits;
                 quote! {
-                    #p::read_map::<#ty, _, _>(
+                    #p::read_map::<_, #ty, _, _>(
                         #reader,
                         #max_len,
                         #p::sum(&[#key_bits, #value_bits]),
@@ -95,7 +95,7 @@ impl Codec for Collection<'_> {
             }
             Collection::Set { ty, max_len, element } => {
                 let (min_bits, read) = (codec(element).min_bits(names), read_closure(names, element, depth));
-                quote!(#p::read_set::<#ty, _>(#reader, #max_len, #min_bits, #read)?)
+                quote!(#p::read_set::<_, #ty, _>(#reader, #max_len, #min_bits, #read)?)
             }
         }
     }

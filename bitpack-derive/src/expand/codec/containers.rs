@@ -101,7 +101,7 @@ impl Codec for Optional<'_> {
         let (p, reader) = (&names.runtime, &names.reader);
         let read_inner = codec(&self.inner).read(names, depth + 1);
         quote! {
-            if #p::BitReader::read_bool(#reader)? {
+            if #p::BitRead::read_bool(#reader)? {
                 #p::Some(#read_inner)
             } else {
                 #p::None

@@ -1,0 +1,581 @@
+//! The read interface over any bit source.
+//!
+//! Every operation is a provided method of [`BitRead`]: it checks the
+//! declaration, takes raw bits from the source, then checks the value. A
+//! source ([`crate::BitReader`], or a future back end) implements only the
+//! raw takes, so every back end refuses exactly the same inputs, and the
+//! readers of the core, the derive's runtime and generated code are generic
+//! over it, as writing is over [`crate::BitWrite`].
+
+use crate::bits::{
+    Nul, align_padding, bit_length_u128, bits_required, bits_required64, bits_required128, has_nul,
+};
+use crate::error::{Error, ErrorKind};
+use crate::quantize::{Quantizer, Quantizer64};
+use crate::relative::{
+    ABSOLUTE_PREFIX_ZEROS, ACK_DELTA_BITS, ACK_WINDOW, LAST_TIER_HIGH, RELATIVE_TIERS, RelativeInt,
+    SEQUENCE_WRAP, ack_delta, tier_bits,
+};
+use crate::source::{BitSource, SourceExt};
+
+/// Reads values as bits: implemented by [`crate::BitReader`], which reads
+/// a slice. Every read checks its bound first and returns `Err` rather than
+/// panicking; a failed read leaves the reader where it was.
+///
+/// The trait is sealed; use it as a generic bound (`R: BitRead`), as
+/// [`crate::BitPack::read_from`] does, and import it to call its methods
+/// on a `BitReader`.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::{BitRead, BitReader, BitWrite, BitWriter};
+///
+/// fn read_player(r: &mut impl BitRead) -> Result<(i32, f32, bool), bitpack::Error> {
+///     Ok((r.read_int(0, 1000)?, r.read_compressed_float(-1024.0, 1024.0, 0.01)?, r.read_bool()?))
+/// }
+///
+/// let mut buf = [0u8; 4];
+/// let mut writer = BitWriter::new(&mut buf);
+/// writer.write_int(750, 0, 1000)?;
+/// writer.write_compressed_float(12.5, -1024.0, 1024.0, 0.01)?;
+/// writer.write_bool(true)?;
+/// writer.finish()?;
+///
+/// let mut reader = BitReader::new(&buf);
+/// let (health, x, alive) = read_player(&mut reader)?;
+/// assert_eq!((health, alive), (750, true));
+/// assert!((x - 12.5).abs() <= 0.01);
+/// assert_eq!(reader.bits_read(), 29);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
+pub trait BitRead: BitSource {
+    /// Bits read so far.
+    #[inline]
+    fn bits_read(&self) -> usize {
+        self.position()
+    }
+
+    /// Bits left to read (for a [`crate::BitReader`], the unused bits of
+    /// the last byte included).
+    #[inline]
+    fn bits_remaining(&self) -> usize {
+        self.remaining()
+    }
+
+    /// Bytes decoding may still allocate (see [`crate::BitReader`]'s
+    /// allocation budget).
+    #[inline]
+    fn allocation_left(&self) -> usize {
+        self.budget_left()
+    }
+
+    /// Claims room for `count` values of `T` (`count * size_of::<T>()`
+    /// bytes) from the allocation budget; call it before allocating them.
+    /// [`ErrorKind::AllocationLimit`] past the budget, and then nothing is
+    /// claimed.
+    ///
+    /// ```
+    /// # extern crate bitpack_core as bitpack;
+    /// use bitpack::{BitRead, BitReader, ErrorKind};
+    /// let mut reader = BitReader::with_limit(&[0u8; 4], 16);
+    /// reader.claim_allocation::<u32>(3)?; // 12 bytes
+    /// assert_eq!(reader.allocation_left(), 4);
+    /// let error = reader.claim_allocation::<u32>(2).unwrap_err();
+    /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
+    /// assert_eq!(reader.allocation_left(), 4); // nothing claimed
+    /// # Ok::<(), bitpack::Error>(())
+    /// ```
+    #[inline]
+    fn claim_allocation<T>(&mut self, count: usize) -> Result<(), Error> {
+        match count.checked_mul(size_of::<T>()) {
+            Some(bytes) => self.claim_budget(bytes),
+            None => Err(Error::new(ErrorKind::AllocationLimit, self.position())),
+        }
+    }
+
+    /// Reads `bits` bits, `bits` in `1..=32`.
+    #[inline]
+    fn read_bits(&mut self, bits: u32) -> Result<u32, Error> {
+        if bits == 0 || bits > 32 {
+            return self.fail(self.position(), ErrorKind::InvalidDeclaration);
+        }
+        Ok(self.take(bits)? as u32)
+    }
+
+    /// Reads `bits` bits, `bits` in `1..=64`.
+    #[inline]
+    fn read_bits64(&mut self, bits: u32) -> Result<u64, Error> {
+        if bits == 0 || bits > 64 {
+            return self.fail(self.position(), ErrorKind::InvalidDeclaration);
+        }
+        self.take(bits)
+    }
+
+    /// One bit.
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool, Error> {
+        Ok(self.take(1)? != 0)
+    }
+
+    /// An integer written by `write_int(value, min, max)`; refuses an
+    /// offset above `max - min`.
+    #[inline]
+    fn read_int(&mut self, min: i32, max: i32) -> Result<i32, Error> {
+        let start = self.position();
+        if min > max {
+            return self.fail(start, ErrorKind::InvalidDeclaration);
+        }
+        let offset = self.take(bits_required(min, max))? as u32;
+        if offset > (max as u32).wrapping_sub(min as u32) {
+            return self.fail(start, ErrorKind::OutOfRange);
+        }
+        Ok(offset.wrapping_add(min as u32) as i32)
+    }
+
+    /// [`BitRead::read_int`] for `i64`.
+    #[inline]
+    fn read_int64(&mut self, min: i64, max: i64) -> Result<i64, Error> {
+        let start = self.position();
+        if min > max {
+            return self.fail(start, ErrorKind::InvalidDeclaration);
+        }
+        let offset = self.take(bits_required64(min, max))?;
+        if offset > (max as u64).wrapping_sub(min as u64) {
+            return self.fail(start, ErrorKind::OutOfRange);
+        }
+        Ok(offset.wrapping_add(min as u64) as i64)
+    }
+
+    /// [`BitRead::read_int`] for `i128`.
+    #[inline]
+    fn read_int128(&mut self, min: i128, max: i128) -> Result<i128, Error> {
+        let start = self.position();
+        if min > max {
+            return self.fail(start, ErrorKind::InvalidDeclaration);
+        }
+        let offset = self.read_wide_bits(bits_required128(min, max))?;
+        if offset > (max as u128).wrapping_sub(min as u128) {
+            return self.fail(start, ErrorKind::OutOfRange);
+        }
+        Ok(offset.wrapping_add(min as u128) as i128)
+    }
+
+    /// 8 raw bits.
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8, Error> {
+        Ok(self.take(8)? as u8)
+    }
+
+    /// 16 raw bits.
+    #[inline]
+    fn read_u16(&mut self) -> Result<u16, Error> {
+        Ok(self.take(16)? as u16)
+    }
+
+    /// 32 raw bits.
+    #[inline]
+    fn read_u32(&mut self) -> Result<u32, Error> {
+        Ok(self.take(32)? as u32)
+    }
+
+    /// 64 raw bits.
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Error> {
+        self.take(64)
+    }
+
+    /// 128 raw bits.
+    #[inline]
+    fn read_u128(&mut self) -> Result<u128, Error> {
+        self.read_wide_bits(128)
+    }
+
+    /// 32 IEEE-754 bits, any pattern.
+    #[inline]
+    fn read_f32(&mut self) -> Result<f32, Error> {
+        Ok(f32::from_bits(self.read_u32()?))
+    }
+
+    /// 64 IEEE-754 bits, any pattern.
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Error> {
+        Ok(f64::from_bits(self.read_u64()?))
+    }
+
+    /// A compressed float; refuses an integer above the declaration's
+    /// maximum, and a declaration `write_compressed_float` would refuse.
+    #[inline]
+    fn read_compressed_float(&mut self, min: f32, max: f32, res: f32) -> Result<f32, Error> {
+        let start = self.position();
+        let Some(quantizer) = Quantizer::new(min, max, res) else {
+            return self.fail(start, ErrorKind::InvalidDeclaration);
+        };
+        let integer = self.take(quantizer.bits)? as u32;
+        match quantizer.dequantize(integer) {
+            Some(value) => Ok(value),
+            None => self.fail(start, ErrorKind::OutOfRange),
+        }
+    }
+
+    /// A compressed double written by `write_compressed_double`; refuses
+    /// an integer above the declaration's maximum, and a declaration the
+    /// writer would refuse.
+    #[inline]
+    fn read_compressed_double(&mut self, min: f64, max: f64, res: f64) -> Result<f64, Error> {
+        let start = self.position();
+        let Some(quantizer) = Quantizer64::new(min, max, res) else {
+            return self.fail(start, ErrorKind::InvalidDeclaration);
+        };
+        let integer = self.take(quantizer.bits)?;
+        match quantizer.dequantize(integer) {
+            Some(value) => Ok(value),
+            None => self.fail(start, ErrorKind::OutOfRange),
+        }
+    }
+
+    /// Skips to the next byte boundary; refuses nonzero padding.
+    #[inline]
+    fn read_align(&mut self) -> Result<(), Error> {
+        let start = self.position();
+        if self.take(align_padding(start))? != 0 {
+            return self.fail(start, ErrorKind::NonZeroPadding);
+        }
+        Ok(())
+    }
+
+    /// Aligns, then reads `len` bytes, borrowed from the reader until its
+    /// next read (a [`crate::BitReader`]'s own `read_bytes` borrows them
+    /// from its input instead). Checks the whole length fits before
+    /// reading anything.
+    #[inline]
+    fn read_bytes(&mut self, len: usize) -> Result<&[u8], Error> {
+        let start = align_for_bytes(self, len)?;
+        self.take_bytes(len, start, Ok)
+    }
+
+    /// A string written by `write_str(s, max_len)`, borrowed as
+    /// [`BitRead::read_bytes`] borrows. Refuses a length over `max_len`,
+    /// invalid UTF-8 and NUL bytes.
+    #[inline]
+    fn read_str(&mut self, max_len: usize) -> Result<&str, Error> {
+        read_text(self, max_len, Nul::Refused)
+    }
+
+    /// A string written by `write_wstr(s, max_units)`. The only read that
+    /// allocates: the string's UTF-8 bytes (at most 3 per 32 input bits),
+    /// claimed from the allocation budget first. Refuses a count over
+    /// `max_units`, a group above `0xFFFF`, a zero group and unpaired
+    /// surrogates.
+    #[cfg(feature = "alloc")]
+    fn read_wstr(&mut self, max_units: usize) -> Result<alloc::string::String, Error> {
+        self.atomic(|reader| read_wstr_units(reader, max_units))
+    }
+
+    /// A value written by `write_int_relative(previous, value)`; refuses
+    /// any value that does not come strictly after `previous`, and an
+    /// absolute value for a difference a tier holds (`NonCanonical`).
+    #[inline]
+    fn read_int_relative<T: RelativeInt>(&mut self, previous: T) -> Result<T, Error> {
+        self.atomic(|reader| {
+            let start = reader.position();
+            let current = match relative_tier(reader)? {
+                Some((low, high)) => {
+                    let offset = reader.take(tier_bits(low, high))? as u32;
+                    if offset > high - low {
+                        return Err(Error::new(ErrorKind::OutOfRange, start));
+                    }
+                    // May wrap past T's end; then it is no increase and is refused.
+                    T::from_wire(previous.to_wire().wrapping_add(low + offset))
+                }
+                None => {
+                    let current = T::from_wire(reader.take(32)? as u32);
+                    // The writer sends a difference a tier can hold in that
+                    // tier: an absolute value for one is not canonical.
+                    if current > previous
+                        && current.to_wire().wrapping_sub(previous.to_wire()) <= LAST_TIER_HIGH
+                    {
+                        return Err(Error::new(ErrorKind::NonCanonical, start));
+                    }
+                    current
+                }
+            };
+            if current > previous { Ok(current) } else { Err(Error::new(ErrorKind::NotIncreasing, start)) }
+        })
+    }
+
+    /// An ack written by `write_ack_relative(sequence, ack)`; refuses 16
+    /// raw bits for an ack the 64-ack window holds (`NonCanonical`).
+    #[inline]
+    fn read_ack_relative(&mut self, sequence: u16) -> Result<u16, Error> {
+        self.atomic(|reader| {
+            let start = reader.position();
+            if reader.read_bool()? {
+                let delta_minus_one = reader.take(ACK_DELTA_BITS)? as u16;
+                Ok(sequence.wrapping_sub(delta_minus_one + 1))
+            } else {
+                let ack = reader.take(16)? as u16;
+                // The writer sends a delta the window holds as a delta.
+                if ack_delta(sequence, ack) <= ACK_WINDOW {
+                    return Err(Error::new(ErrorKind::NonCanonical, start));
+                }
+                Ok(ack)
+            }
+        })
+    }
+
+    /// A sequence written by `write_sequence_relative(sequence1, s2)`;
+    /// refuses anything the writer cannot have produced (`s2 == sequence1`
+    /// included).
+    #[inline]
+    fn read_sequence_relative(&mut self, sequence1: u16) -> Result<u16, Error> {
+        self.atomic(|reader| {
+            let start = reader.position();
+            let lifted = reader.read_int_relative(u32::from(sequence1))?;
+            let sequence1 = u32::from(sequence1);
+            // Unlifted values come after sequence1 below the wrap; lifted
+            // ones come before it, past the wrap.
+            match lifted {
+                l if l < SEQUENCE_WRAP => Ok(l as u16),
+                l if l - SEQUENCE_WRAP < sequence1 => Ok((l - SEQUENCE_WRAP) as u16),
+                _ => Err(Error::new(ErrorKind::OutOfRange, start)),
+            }
+        })
+    }
+}
+
+impl<S: BitSource + ?Sized> BitRead for S {}
+
+/// Checks that `len` bytes remain after the padding to the next byte, then
+/// reads the padding: the position where the read started, to go back to.
+#[inline(always)]
+pub(crate) fn align_for_bytes<S: BitRead + ?Sized>(source: &mut S, len: usize) -> Result<usize, Error> {
+    let start = source.position();
+    let padding = align_padding(start) as usize;
+    let needed = len.checked_mul(8).and_then(|bits| bits.checked_add(padding));
+    source.need(needed.unwrap_or(usize::MAX))?;
+    source.read_align()?;
+    Ok(start)
+}
+
+/// `read_str`'s wire, a NUL refused or not: the length, align, the bytes.
+/// On `Err` the source is back at the length, and the error names it.
+#[inline(always)]
+pub(crate) fn read_text<S: BitRead + ?Sized>(
+    source: &mut S,
+    max_len: usize,
+    nul: Nul,
+) -> Result<&str, Error> {
+    let start = text_start(source, max_len)?;
+    source.take_bytes(start.len, start.position, |bytes| checked_text(bytes, nul))
+}
+
+/// Where a string starts, and its length in bytes.
+#[derive(Clone, Copy)]
+pub(crate) struct TextStart {
+    pub(crate) position: usize,
+    pub(crate) len: usize,
+}
+
+/// Reads a string's length and the padding after it, checking that its
+/// bytes remain: everything of `read_str` but the bytes. On `Err` the
+/// source is back at the length, and the error names it.
+#[inline(always)]
+pub(crate) fn text_start<S: BitRead + ?Sized>(source: &mut S, max_len: usize) -> Result<TextStart, Error> {
+    let position = source.position();
+    let len = text_len(source, max_len)?;
+    match align_for_bytes(source, len) {
+        Ok(_) => Ok(TextStart { position, len }),
+        Err(error) => source.fail(position, error.kind()),
+    }
+}
+
+/// The length of a string of at most `max_len` bytes, refused past it.
+#[inline(always)]
+pub(crate) fn text_len<S: BitRead + ?Sized>(source: &mut S, max_len: usize) -> Result<usize, Error> {
+    let start = source.position();
+    let len = source.take(bit_length_u128(max_len as u128))?;
+    if len > max_len as u64 {
+        return source.fail(start, ErrorKind::TooLong);
+    }
+    Ok(len as usize)
+}
+
+/// `bytes` as text: valid UTF-8, and without NUL when it is refused.
+#[inline(always)]
+pub(crate) fn checked_text(bytes: &[u8], nul: Nul) -> Result<&str, ErrorKind> {
+    let Ok(text) = core::str::from_utf8(bytes) else {
+        return Err(ErrorKind::InvalidUtf8);
+    };
+    if nul == Nul::Refused && has_nul(bytes) {
+        return Err(ErrorKind::InteriorNul);
+    }
+    Ok(text)
+}
+
+#[cfg(feature = "alloc")]
+fn read_wstr_units<S: BitRead + ?Sized>(
+    source: &mut S,
+    max_units: usize,
+) -> Result<alloc::string::String, Error> {
+    let start = source.position();
+    let units = source.take(bit_length_u128(max_units as u128))?;
+    if units > max_units as u64 {
+        return Err(Error::new(ErrorKind::TooLong, start));
+    }
+    // Each unit takes 32 bits: check they are all there before allocating.
+    let units = units as usize;
+    source.need(units.saturating_mul(32))?;
+    // A first pass checks the units and counts the UTF-8 bytes, so the
+    // budget is claimed and the string allocated once, exactly.
+    let units_start = source.checkpoint();
+    let mut len = 0;
+    read_utf16_chars(source, units, start, |c| len += c.len_utf8())?;
+    source.rewind(units_start);
+    source.claim_allocation::<u8>(len)?;
+    let mut text = alloc::string::String::with_capacity(len);
+    read_utf16_chars(source, units, start, |c| text.push(c))?;
+    Ok(text)
+}
+
+/// Reads `units` UTF-16 code units (32 bits each) and hands each
+/// character to `each`.
+#[cfg(feature = "alloc")]
+fn read_utf16_chars<S: BitSource + ?Sized>(
+    source: &mut S,
+    units: usize,
+    start: usize,
+    mut each: impl FnMut(char),
+) -> Result<(), Error> {
+    let mut left = units;
+    while left > 0 {
+        let unit = read_utf16_unit(source, start)?;
+        left -= 1;
+        let code_point = match unit {
+            0xD800..=0xDBFF => {
+                if left == 0 {
+                    return Err(Error::new(ErrorKind::InvalidUtf16, start));
+                }
+                let low = read_utf16_unit(source, start)?;
+                left -= 1;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(Error::new(ErrorKind::InvalidUtf16, start));
+                }
+                0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(Error::new(ErrorKind::InvalidUtf16, start)),
+            _ => unit,
+        };
+        match char::from_u32(code_point) {
+            Some(c) => each(c),
+            None => return Err(Error::new(ErrorKind::InvalidUtf16, start)),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "alloc")]
+fn read_utf16_unit<S: BitSource + ?Sized>(source: &mut S, start: usize) -> Result<u32, Error> {
+    let unit = source.take(32)? as u32;
+    match unit {
+        0 => Err(Error::new(ErrorKind::InteriorNul, start)),
+        0x1_0000.. => Err(Error::new(ErrorKind::InvalidUtf16, start)),
+        _ => Ok(unit),
+    }
+}
+
+/// Reads the zero flags up to a one: the tier it selects, or `None` after
+/// `ABSOLUTE_PREFIX_ZEROS` zeros.
+#[inline(always)]
+fn relative_tier<S: BitRead + ?Sized>(reader: &mut S) -> Result<Option<(u32, u32)>, Error> {
+    for &tier in RELATIVE_TIERS.iter() {
+        if reader.read_bool()? {
+            return Ok(Some(tier));
+        }
+    }
+    Ok(None)
+}
+
+// Keeps the prefix constant in use on the read side too: the final tier is
+// entered after exactly this many zero flags.
+const _: () = assert!(RELATIVE_TIERS.len() == ABSOLUTE_PREFIX_ZEROS as usize);
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use alloc::string::String;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::BitRead;
+    use crate::error::ErrorKind;
+    use crate::reader::BitReader;
+    use crate::sink::writer::BitWriter;
+    use crate::write::BitWrite;
+
+    /// `read_bytes` and `read_str` as a generic caller sees them (borrowed
+    /// from the reader), not the `BitReader`'s own zero-copy methods.
+    fn text_through_the_trait<R: BitRead>(
+        reader: &mut R,
+        max_len: usize,
+    ) -> Result<(Vec<u8>, String), ErrorKind> {
+        let bytes = reader.read_bytes(2).map_err(|e| e.kind())?.to_vec();
+        let text = String::from(reader.read_str(max_len).map_err(|e| e.kind())?);
+        Ok((bytes, text))
+    }
+
+    fn message(text: &[u8]) -> Vec<u8> {
+        let mut buf = vec![0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        writer.write_bool(true).unwrap();
+        writer.write_bytes(&[7, 9]).unwrap();
+        // A string's wire by hand, so that invalid UTF-8 can be sent.
+        writer.write_int(text.len() as i32, 0, 16).unwrap();
+        writer.write_align().unwrap();
+        writer.write_bytes(text).unwrap();
+        let used = writer.finish().unwrap();
+        buf.truncate(used);
+        buf
+    }
+
+    #[test]
+    fn generic_reads_of_bytes_and_text_match_the_readers_own() {
+        let bytes = message(b"arena");
+        let mut generic = BitReader::new(&bytes);
+        assert!(BitRead::read_bool(&mut generic).unwrap());
+        let through_trait = text_through_the_trait(&mut generic, 16).unwrap();
+        let mut own = BitReader::new(&bytes);
+        assert!(own.read_bool().unwrap());
+        let own_bytes = own.read_bytes(2).unwrap().to_vec();
+        let own_text = String::from(own.read_str(16).unwrap());
+        assert_eq!(through_trait, (own_bytes, own_text));
+        assert_eq!((generic.bits_read(), generic.bits_remaining()), (own.bits_read(), own.bits_remaining()));
+    }
+
+    #[test]
+    fn a_refused_generic_string_leaves_the_reader_at_its_length() {
+        for (text, kind) in [(&b"a\xFFb"[..], ErrorKind::InvalidUtf8), (&b"a\0b"[..], ErrorKind::InteriorNul)]
+        {
+            let bytes = message(text);
+            let mut reader = BitReader::new(&bytes);
+            reader.read_bool().unwrap();
+            BitRead::read_bytes(&mut reader, 2).unwrap();
+            let start = reader.bits_read();
+            let error = BitRead::read_str(&mut reader, 16).unwrap_err();
+            assert_eq!((error.kind(), error.bit(), reader.bits_read()), (kind, start, start));
+            // The reader's own zero-copy read refuses the same way.
+            let error = reader.read_str(16).unwrap_err();
+            assert_eq!((error.kind(), error.bit(), reader.bits_read()), (kind, start, start));
+        }
+    }
+
+    #[test]
+    fn a_string_longer_than_the_input_is_refused_before_its_bytes() {
+        let bytes = message(b"abc");
+        // Cut the last byte of the string: the length says 3, 2 remain.
+        let mut reader = BitReader::new(&bytes[..bytes.len() - 1]);
+        reader.read_bool().unwrap();
+        BitRead::read_bytes(&mut reader, 2).unwrap();
+        let start = reader.bits_read();
+        let error = BitRead::read_str(&mut reader, 16).unwrap_err();
+        assert_eq!((error.kind(), error.bit(), reader.bits_read()), (ErrorKind::UnexpectedEnd, start, start));
+    }
+}
