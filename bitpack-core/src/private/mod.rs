@@ -69,6 +69,10 @@ pub use collections::{
     ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
     write_text,
 };
+// ... `Vec<bool>` and `Vec<u8>`, the same wire as `write_len` and
+// `read_vec` with their elements, up to 64 bits at a time;
+#[cfg(feature = "alloc")]
+pub use bulk::{read_bools, read_u8s, write_bools, write_u8s};
 // ... keyed collections (`keyed::map`, `keyed::sorted_vec`, `KeyField`,
 // `Budget`, `nested_sent`);
 #[cfg(feature = "alloc")]
@@ -94,6 +98,8 @@ pub use crate::change::GroupRecord;
 pub use crate::error::ErrorKind;
 
 mod axes;
+#[cfg(feature = "alloc")]
+mod bulk;
 mod change;
 #[cfg(feature = "alloc")]
 mod collections;

@@ -1999,3 +1999,31 @@ fn issue_12_kinds_code_against_a_baseline() {
     assert_eq!((rotation, position, far, cell), (now.rotation, now.position, now.far, now.cell));
     assert_eq!(reader.bits_read(), relative_bits);
 }
+
+#[test]
+fn bulk_vecs_write_and_read_as_generated() {
+    struct Flags {
+        flags: alloc::vec::Vec<bool>,
+        payload: alloc::vec::Vec<u8>,
+    }
+    let value =
+        Flags { flags: alloc::vec![true, false, true], payload: alloc::vec![1, 2, 3, 4, 5, 6, 7, 8, 9] };
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    let write = |writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
+        p::write_bools(writer, &value.flags, 4)?;
+        p::write_u8s(writer, &value.payload, 12)?;
+        p::Ok(())
+    };
+    write(&mut writer).unwrap();
+    assert_eq!(writer.bits_written(), 3 + 3 + 4 + 9 * 8);
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    let read = |reader: &mut BitReader<'_>| -> p::Result<Flags, p::Error> {
+        let flags = p::read_bools(reader, 4)?;
+        let payload = p::read_u8s(reader, 12)?;
+        p::Ok(Flags { flags, payload })
+    };
+    let read = read(&mut reader).unwrap();
+    assert_eq!((read.flags, read.payload), (value.flags, value.payload));
+}

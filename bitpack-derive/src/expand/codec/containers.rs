@@ -6,7 +6,8 @@ use crate::expand::codec::{Codec, codec};
 use crate::expand::names::{Access, Names};
 use crate::expand::runtime;
 use crate::expand::tokens::or;
-use crate::ir::encoding::{Array, Boxed, Encoding, Optional, Sequence, Tuple};
+use crate::ir::encoding::{Array, Boxed, Encoding, Int, Optional, Sequence, Tuple};
+use crate::parse::ty::IntTy;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -37,10 +38,23 @@ fn read_closure(names: &Names, read: TokenStream, depth: usize) -> TokenStream {
     }
 }
 
+/// The runtime's bulk path for a `Vec` of this element, if it has one:
+/// `(write, read)`, the same wire as the element-by-element code.
+fn bulk(element: &Encoding<'_>) -> Option<(TokenStream, TokenStream)> {
+    match element {
+        Encoding::Bool(_) => Some((quote!(write_bools), quote!(read_bools))),
+        Encoding::Int(Int { int: IntTy::U8, range: None, .. }) => Some((quote!(write_u8s), quote!(read_u8s))),
+        _ => None,
+    }
+}
+
 impl Codec for Sequence<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
         let (p, writer, reference, max_len) =
             (&names.runtime, &names.writer, access.reference(), &self.max_len);
+        if let Some((write, _)) = bulk(&self.element) {
+            return quote!(#p::#write(#writer, #reference, #max_len)?;);
+        }
         let item = names.element(depth);
         let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
         quote! {
@@ -55,6 +69,9 @@ impl Codec for Sequence<'_> {
     /// the input, then `len * size_of::<T>()` claimed from the budget.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
+        if let Some((_, read)) = bulk(&self.element) {
+            return quote!(#p::#read(#reader, #max_len)?);
+        }
         let element = codec(&self.element);
         let min_element_bits = element.min_bits(names);
         let read_element = read_closure(names, element.read(names, depth + 1), depth);
