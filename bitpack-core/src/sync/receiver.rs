@@ -10,7 +10,7 @@ use crate::read::BitRead;
 use crate::reader::BitReader;
 
 /// Receives a world from a [`Sender`](super::Sender) (see the
-/// [module docs](super)): decodes each packet against the state its header
+/// `sync` module docs): decodes each packet against the state its header
 /// names and keeps the last `N` states decoded (`N` world values), which
 /// the sender may name as baselines.
 pub struct Receiver<W, const N: usize = 32> {

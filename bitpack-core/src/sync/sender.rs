@@ -38,7 +38,7 @@ struct Sent<W> {
     prints: Prints,
 }
 
-/// Sends a world to one client (see the [module docs](super)): every
+/// Sends a world to one client (see the `sync` module docs): every
 /// [`write`](Sender::write) is a packet holding the world as a delta
 /// against the newest state the client acknowledged (or whole, when the
 /// sender keeps none), and never longer than the buffer.
