@@ -9,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use super::{read_len, write_len};
+use super::{read_claimed_len, write_len};
 use crate::error::Error;
 use crate::read::BitRead;
 use crate::source::SourceExt;
@@ -75,9 +75,7 @@ pub fn write_u8s<W: BitWrite>(writer: &mut W, values: &[u8], max_len: usize) -> 
 #[inline]
 pub fn read_bools<R: BitRead>(reader: &mut R, max_len: usize) -> Result<Vec<bool>, Error> {
     reader.rolled_back(|reader| {
-        let start = reader.bits_read();
-        let len = read_len(reader, max_len, 1)?;
-        reader.claim_allocation::<bool>(len).map_err(|error| Error::new(error.kind(), start))?;
+        let len = read_claimed_len::<bool>(reader, max_len, 1)?;
         let mut values = Vec::with_capacity(len);
         let mut left = len;
         while left > 0 {
@@ -97,9 +95,7 @@ pub fn read_bools<R: BitRead>(reader: &mut R, max_len: usize) -> Result<Vec<bool
 #[inline]
 pub fn read_u8s<R: BitRead>(reader: &mut R, max_len: usize) -> Result<Vec<u8>, Error> {
     reader.rolled_back(|reader| {
-        let start = reader.bits_read();
-        let len = read_len(reader, max_len, 8)?;
-        reader.claim_allocation::<u8>(len).map_err(|error| Error::new(error.kind(), start))?;
+        let len = read_claimed_len::<u8>(reader, max_len, 8)?;
         let mut values = Vec::with_capacity(len);
         let mut left = len;
         while left > 0 {

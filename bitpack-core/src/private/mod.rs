@@ -286,15 +286,29 @@ pub fn read_vec<R: BitRead, T>(
     mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     reader.rolled_back(|reader| {
-        let start = reader.bits_read();
-        let len = read_len(reader, max_len, min_element_bits)?;
-        reader.claim_allocation::<T>(len).map_err(|error| Error::new(error.kind(), start))?;
+        let len = read_claimed_len::<T>(reader, max_len, min_element_bits)?;
         let mut elements = Vec::with_capacity(len);
         for _ in 0..len {
             elements.push(read_element(reader)?);
         }
         Ok(elements)
     })
+}
+
+/// [`read_len`], then `len * size_of::<T>()` claimed from the allocation
+/// budget (refused at the length's bit): what every `Vec` read does before
+/// it allocates.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn read_claimed_len<T>(
+    reader: &mut impl BitRead,
+    max_len: usize,
+    min_element_bits: usize,
+) -> Result<usize, Error> {
+    let start = reader.bits_read();
+    let len = read_len(reader, max_len, min_element_bits)?;
+    reader.claim_allocation::<T>(len).map_err(|error| Error::new(error.kind(), start))?;
+    Ok(len)
 }
 
 /// Reads a string written by `write_str(s, max_len)` into an owned `String`
