@@ -57,7 +57,9 @@ fn relative_float<W: BitWrite>(
 
 /// A position axis against where the baseline's velocity moves it in one
 /// tick: both as a receiver decodes them, and only where both sides agree
-/// on their steps (else the far tier).
+/// on their steps (else the far tier). Computed on the values (the core
+/// counts the move in steps, rounded): on this dataset both land on the
+/// same steps, which `tests/stream.rs` checks bit for bit.
 fn predicted_float<W: BitWrite>(w: &mut W, value: f32, baseline: f32, velocity: f32) -> Result<(), Error> {
     let agreed = |value: f32, range| -> Result<Option<f32>, Error> {
         let held = decoded(value, range)?;

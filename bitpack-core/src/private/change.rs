@@ -232,25 +232,24 @@ macro_rules! relative_float {
                 }
             }
 
-            /// The steps a prediction lands on: the baseline's value (as its agreed
-            /// steps decode) moved by `rate x dt`, where `rate` is the baseline's
-            /// rate field as its agreed steps decode (both sides compute it from
-            /// the same steps, so from the same floats). `None` when either is not
-            /// agreed: only the far tier then.
+            /// The steps a prediction lands on: the baseline's agreed steps moved by
+            /// what the baseline's rate field (its agreed steps `rate`, as decoded)
+            /// covers in `dt`, in steps rounded to the nearest and clamped to the
+            /// range. Both sides compute it from the same steps with the same
+            /// arithmetic. `None` when either is not agreed: only the far tier then.
             #[inline(always)]
             fn predicted_steps(
                 quantizer: &$quantizer,
                 base: Option<u64>,
                 rate_quantizer: &$quantizer,
-                rate: $float,
+                rate: Option<u64>,
                 dt: $float,
             ) -> Option<u64> {
-                let base = base?;
-                let rate = rate_quantizer.dequantize(agreed_steps(rate_quantizer, rate)?.try_into().ok()?)?;
-                let at = quantizer.dequantize(base.try_into().ok()?)?;
-                let moved = at + rate * dt;
+                let (base, rate) = (base?, rate?.try_into().ok()?);
                 // A non-finite move (a huge `dt`) predicts no move: the same on both sides.
-                Some(u64::from(quantizer.quantize(if moved.is_finite() { moved } else { at })))
+                let moved = quantizer.steps_moved(rate_quantizer, rate, dt).unwrap_or(0);
+                let max = i64::try_from(quantizer.max_integer()).ok()?;
+                Some(i64::try_from(base).ok()?.saturating_add(moved).clamp(0, max) as u64)
             }
 
             /// `#[bitpack(relative(rate = field, dt = D))]`: [`write`], coded against
@@ -275,6 +274,7 @@ macro_rules! relative_float {
                     return Err(Error::new(ErrorKind::NonFiniteFloat, at));
                 }
                 let base = agreed_steps(&quantizer, baseline);
+                let rate = agreed_steps(&rate_quantizer, rate);
                 let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
                 let steps = u64::from(quantizer.quantize(value));
                 write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
@@ -299,6 +299,7 @@ macro_rules! relative_float {
                 // What the writer's baseline was, moved as the writer moved it.
                 // A rate the writer may not have agreed on leaves it only the far
                 // tier, so then far values stay canonical whatever they are.
+                let rate = agreed_steps(&rate_quantizer, rate);
                 let predict = |base: u64| predicted_steps(&quantizer, Some(base), &rate_quantizer, rate, dt);
                 let rate_known = rate_quantizer.resolves_every_step();
                 let writers = match writers_baseline(&quantizer, baseline) {
