@@ -152,7 +152,6 @@ fn atomically<R: BitRead, T>(
 }
 
 /// One step of walking a world's entries and a baseline's in key order.
-#[derive(Clone, Copy)]
 enum Step<'a, K, V> {
     /// In both: the world's value, then the baseline's.
     Both(K, &'a V, &'a V),
@@ -161,6 +160,15 @@ enum Step<'a, K, V> {
     /// In the baseline only.
     Removed(K, &'a V),
 }
+
+// By hand: a step is a key and references, `Copy` whatever `V` is.
+impl<K: Copy, V> Clone for Step<'_, K, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: Copy, V> Copy for Step<'_, K, V> {}
 
 impl<K: Key, V> Step<'_, K, V> {
     fn key(&self) -> K {
@@ -483,6 +491,99 @@ where
     Ok(sections.items)
 }
 
+/// [`write_sections`] for a sender's measure pass that kept the baseline's
+/// prints: the same bits, from the items the counting walk met (`items`,
+/// each with its place) instead of walking every entry twice more. The
+/// entries between two items are unchanged entries of both, in a run: their
+/// marks are zeros pushed together, and their prints copied from the
+/// baseline's in one go.
+fn write_items<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite>(
+    writer: &mut W,
+    items: &[(Step<'a, K, V>, Place)],
+    sections: Sections,
+    (len, base_len, max_len): (usize, usize, usize),
+    cached: &mut Cached<'_, V>,
+) -> Result<(), Error> {
+    let per = cached.per;
+    // The unchanged entries before `now` and `rank` (from `kept`'s): prints copied.
+    let keep_run = |cached: &mut Cached<'_, V>, kept: (usize, usize), to_rank: usize| -> Result<(), Error> {
+        let count = to_rank - kept.1;
+        let mine = cached.prints.get_mut(kept.0 * per..(kept.0 + count) * per);
+        let held = cached.baseline_prints.get(kept.1 * per..to_rank * per);
+        match (mine, held) {
+            (Some(mine), Some(held)) => {
+                mine.copy_from_slice(held);
+                Ok(())
+            }
+            _ => Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
+        }
+    };
+    let zeros = |writer: &mut W, mut count: usize| -> Result<(), Error> {
+        while count > 0 {
+            let chunk = count.min(32);
+            writer.write_bits(0, chunk as u32)?;
+            count -= chunk;
+        }
+        Ok(())
+    };
+    writer.write_bool(sections.touched + sections.new > 0)?;
+    if sections.touched + sections.new == 0 {
+        return keep_run(cached, (0, 0), base_len);
+    }
+    let marks = sections.marks(base_len, max_len);
+    writer.write_bool(marks)?;
+    if !marks {
+        write_len(writer, sections.touched, max_len)?;
+    }
+    // (world index, baseline rank) after the last step handled: between two
+    // items of the walk there are only unchanged entries of both, a run
+    // as long in the world as in the baseline.
+    let mut kept = (0, 0);
+    let mut last = None;
+    for (step, place) in items {
+        let run = place.rank - kept.1;
+        if place.now - kept.0 != run {
+            return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written()));
+        }
+        keep_run(cached, kept, place.rank)?;
+        if marks {
+            zeros(writer, run)?;
+        }
+        if !matches!(step, Step::New(..)) {
+            if marks {
+                writer.write_bool(true)?;
+            } else {
+                let gap = last.map_or(place.rank, |last: usize| place.rank - last - 1);
+                write_adaptive(writer, gap as u64, Signs::NonNegative)?;
+                last = Some(place.rank);
+            }
+            <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, step, *place)?;
+        }
+        kept = (
+            place.now + usize::from(!matches!(step, Step::Removed(..))),
+            place.rank + usize::from(!matches!(step, Step::New(..))),
+        );
+    }
+    if len - kept.0 != base_len - kept.1 {
+        return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written()));
+    }
+    keep_run(cached, kept, base_len)?;
+    if marks {
+        zeros(writer, base_len - kept.1)?;
+    }
+    // The new entries, each key the gap after the previous new one.
+    write_len(writer, sections.new, max_len)?;
+    let mut previous = None;
+    for (step, place) in items {
+        if let Step::New(key, _) = step {
+            write_key(writer, previous, *key)?;
+            previous = Some(*key);
+            <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, step, *place)?;
+        }
+    }
+    Ok(())
+}
+
 /// A delta without a budget: every item, each entry compared with `==`.
 struct Plain<V> {
     spawn: fn() -> V,
@@ -710,21 +811,30 @@ where
             Pass::Measure => {
                 let number = budget.next_visit_number();
                 budget.open_visit(gap_bits::<K>);
-                // The candidates, and the sections they make when all are sent.
-                let (mut sections, mut rank) = (Sections::default(), 0);
-                for step in merge(now.clone(), base.clone()) {
-                    let item = is_item(&step);
-                    if item {
-                        budget.push(step.key().to_u128(), kind_of(&step));
-                        sections.items += 1;
-                    }
-                    sections.count(&step, rank, item)?;
-                    rank += usize::from(!matches!(step, Step::New(..)));
-                }
                 let per = V::PRINTS;
                 let mut prints = budget.prints.take(number);
                 let baseline_prints =
                     budget.baseline_prints.take_if_holds(number, base_len.saturating_mul(per));
+                // With the baseline's prints kept, the items met here are
+                // all the later walks need (see `write_items`).
+                let keep_items = per > 0 && !baseline_prints.is_empty();
+                let mut met = Vec::new();
+                // The candidates, and the sections they make when all are sent.
+                let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
+                for step in merge(now.clone(), base.clone()) {
+                    let item = is_item(&step);
+                    if item {
+                        budget.push(step.key().to_u128(), kind_of(&step));
+                        if keep_items {
+                            met.push((step, place));
+                        }
+                        sections.items += 1;
+                        place.item += 1;
+                    }
+                    sections.count(&step, place.rank, item)?;
+                    place.now += usize::from(!matches!(step, Step::Removed(..)));
+                    place.rank += usize::from(!matches!(step, Step::New(..)));
+                }
                 let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
                 let written = if per == 0 {
                     let mut measured = measured;
@@ -733,7 +843,12 @@ where
                     prints.resize(len.saturating_mul(per), 0);
                     let mut cached =
                         Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
-                    write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    if keep_items {
+                        let lens = (len, base_len, max_len);
+                        write_items(writer, &met, sections, lens, &mut cached).map(|()| sections.items)
+                    } else {
+                        write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    }
                 };
                 if per > 0 && written.is_ok() {
                     budget.prints.put(number, prints);
