@@ -818,7 +818,9 @@ where
                 // With the baseline's prints kept, the items met here are
                 // all the later walks need (see `write_items`).
                 let keep_items = per > 0 && !baseline_prints.is_empty();
-                let mut met = Vec::new();
+                // Room for every item at once (all new and all removed at most):
+                // growing it as it fills cost more than the walk saved.
+                let mut met = Vec::with_capacity(if keep_items { len.saturating_add(base_len) } else { 0 });
                 // The candidates, and the sections they make when all are sent.
                 let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
                 for step in merge(now.clone(), base.clone()) {
