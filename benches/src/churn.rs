@@ -244,7 +244,8 @@ pub struct Breakdown {
     /// Bytes the changed entities' motion floats would save if their
     /// middle relative tier covered a declared per-tick span (position
     /// 0.7, velocity 0.5, yaw 0.1: 8, 7 and 8 bits) instead of about half
-    /// their bits (10, 8 and 7): an estimate from their steps.
+    /// their bits (10, 8 and 7): an estimate from their steps (positions
+    /// against their prediction, as they are sent).
     pub span_saving_bytes: f64,
 }
 
@@ -266,11 +267,15 @@ fn tier_bits(difference: i64, mid: u32, bits: u32) -> u32 {
 fn span_saving_bits(now: &Entity, then: &Entity) -> i64 {
     let steps = |value: f32, (min, _, res): (f32, f32, f32)| ((value - min) / res).round() as i64;
     let mut saved = 0;
+    // Positions are coded against the baseline moved by its velocity for a tick.
+    let predicted = core::array::from_fn::<f32, 3, _>(|axis| {
+        then.position[axis] + then.velocity[axis] / dataset::TICKS_PER_SECOND
+    });
     // (range, bits of the steps, today's middle tier, the declared span's)
     let axes = [(dataset::POSITION_RANGE, 18, 10, 8), (dataset::VELOCITY_RANGE, 14, 8, 7)];
     for (index, (range, bits, today, declared)) in axes.iter().enumerate() {
         let (now_axes, then_axes) =
-            if index == 0 { (now.position, then.position) } else { (now.velocity, then.velocity) };
+            if index == 0 { (now.position, predicted) } else { (now.velocity, then.velocity) };
         for (a, b) in now_axes.iter().zip(&then_axes) {
             let difference = steps(*a, *range) - steps(*b, *range);
             saved += i64::from(tier_bits(difference, *today, *bits))

@@ -155,10 +155,11 @@ pub struct Entity {
     pub id: u16,
     #[change_group(identity)]
     pub kind: EntityKind,
-    /// Each axis in [-1024, 1024], sent at 0.01.
+    /// Each axis in [-1024, 1024], sent at 0.01; in a delta, against the
+    /// baseline moved by its velocity for one tick.
     #[change_group(motion)]
     #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
-    #[bitpack(relative)]
+    #[bitpack(relative(rate = velocity, dt = 1.0 / TICKS_PER_SECOND))]
     pub position: [f32; 3],
     /// Each axis in [-64, 64], sent at 0.01; exactly zero when still.
     #[change_group(motion)]

@@ -3,8 +3,9 @@
 //! velocity and yaw; health and armor; flags and target), each one flag bit
 //! plus, when its bits differ from the baseline's, its fields as the plain
 //! `BitPack` write sends them, except the motion floats (`#[bitpack(relative)]`):
-//! their steps coded against the baseline's steps ([`write_relative_steps`]);
-//! the header (tick, count) whole. It shares no
+//! their steps coded against the baseline's steps ([`write_relative_steps`]),
+//! a position's against the baseline moved by its velocity for one tick
+//! (`relative(rate = velocity, dt = ..)`); the header (tick, count) whole. It shares no
 //! code with the derive (it finds steps by writing and reading the floats
 //! through the public API), so `tests/stream.rs` can check the derived
 //! stream's size against it. It was the estimate the README quoted before
@@ -14,8 +15,8 @@ use bitpack::change::write_relative_steps;
 use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error};
 
 use crate::dataset::{
-    ARMOR_MAX, ENTITIES, Entity, EntityFlags, HEALTH_MAX, ID_MAX, POSITION_RANGE, Snapshot, VELOCITY_RANGE,
-    YAW_RANGE,
+    ARMOR_MAX, ENTITIES, Entity, EntityFlags, HEALTH_MAX, ID_MAX, POSITION_RANGE, Snapshot, TICKS_PER_SECOND,
+    VELOCITY_RANGE, YAW_RANGE,
 };
 
 fn float<W: BitWrite>(w: &mut W, value: f32, range: (f32, f32, f32)) -> Result<(), Error> {
@@ -54,10 +55,32 @@ fn relative_float<W: BitWrite>(
     write_relative_steps(w, steps(value, range)?, agreed, steps(range.1, range)?)
 }
 
+/// A position axis against where the baseline's velocity moves it in one
+/// tick: both as a receiver decodes them, and only where both sides agree
+/// on their steps (else the far tier). Computed on the values (the core
+/// counts the move in steps, rounded): on this dataset both land on the
+/// same steps, which `tests/stream.rs` checks bit for bit.
+fn predicted_float<W: BitWrite>(w: &mut W, value: f32, baseline: f32, velocity: f32) -> Result<(), Error> {
+    let agreed = |value: f32, range| -> Result<Option<f32>, Error> {
+        let held = decoded(value, range)?;
+        Ok((steps(held, range)? == steps(value, range)?).then_some(held))
+    };
+    let predicted = match (agreed(baseline, POSITION_RANGE)?, agreed(velocity, VELOCITY_RANGE)?) {
+        (Some(at), Some(velocity)) => Some(steps(at + velocity * (1.0 / TICKS_PER_SECOND), POSITION_RANGE)?),
+        _ => None,
+    };
+    write_relative_steps(
+        w,
+        steps(value, POSITION_RANGE)?,
+        predicted,
+        steps(POSITION_RANGE.1, POSITION_RANGE)?,
+    )
+}
+
 /// The motion group of a delta: every float relative to the baseline's.
 fn motion_delta<W: BitWrite>(e: &Entity, old: &Entity, w: &mut W) -> Result<(), Error> {
-    for (axis, was) in e.position.iter().zip(old.position) {
-        relative_float(w, *axis, was, POSITION_RANGE)?;
+    for ((axis, was), velocity) in e.position.iter().zip(old.position).zip(old.velocity) {
+        predicted_float(w, *axis, was, velocity)?;
     }
     for (axis, was) in e.velocity.iter().zip(old.velocity) {
         relative_float(w, *axis, was, VELOCITY_RANGE)?;

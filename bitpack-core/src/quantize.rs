@@ -68,6 +68,30 @@ macro_rules! quantizer {
                 Some($name { min, delta, max_integer, bits: bits_required64(0, max_integer as i64) })
             }
 
+            /// How many of this declaration's steps a value moves in `dt` at the
+            /// rate that `rate`'s step `rate_steps` decodes to, rounded to the
+            /// nearest: `(rate min + rate_steps x rate step) x dt / step`, as
+            /// `offset + rate_steps x scale` (both constants for constant
+            /// declarations and `dt`). `None` when that is not finite; clamped
+            /// to `+-max_integer`.
+            #[inline(always)]
+            pub(crate) fn steps_moved(&self, rate: &Self, rate_steps: $int, dt: $float) -> Option<i64> {
+                let step = self.delta / self.max_integer as $float;
+                let rate_step = rate.delta / rate.max_integer as $float;
+                let scale = rate_step * dt / step;
+                let offset = rate.min * dt / step;
+                let moved = offset + rate_steps as $float * scale;
+                if !moved.is_finite() {
+                    return None;
+                }
+                let limit = self.max_integer as $float;
+                #[allow(clippy::manual_clamp)]
+                let half_up = moved.max(-limit).min(limit) + 0.5;
+                // `floor(half_up)`: the cast truncates toward zero.
+                let truncated = half_up as i64;
+                Some(if (truncated as $float) > half_up { truncated - 1 } else { truncated })
+            }
+
             /// The largest integer on the wire.
             #[inline]
             pub(crate) const fn max_integer(&self) -> $int {
@@ -245,6 +269,23 @@ mod tests {
             assert_eq!(q.quantize(f64::MAX), steps);
             assert_eq!(q.bits, 53);
         }
+    }
+
+    #[test]
+    fn steps_moved_rounds_the_rate_times_dt_to_the_nearest_step() {
+        let position = Quantizer::new(-1024.0, 1024.0, 0.01).unwrap();
+        let velocity = Quantizer::new(-64.0, 64.0, 0.01).unwrap();
+        let moved = |rate: f32, dt: f32| position.steps_moved(&velocity, velocity.quantize(rate), dt);
+        // 12 a second for a 30th: 0.4, 40 steps; the same backwards.
+        assert_eq!(moved(12.0, 1.0 / 30.0), Some(40));
+        assert_eq!(moved(-12.0, 1.0 / 30.0), Some(-40));
+        assert_eq!(moved(0.0, 1.0 / 30.0), Some(0));
+        // 0.05 a second for a 30th: 0.17 steps, 0; 0.2: 0.67 steps, 1.
+        assert_eq!(moved(-0.05, 1.0 / 30.0), Some(0));
+        assert_eq!(moved(-0.2, 1.0 / 30.0), Some(-1));
+        // Clamped to the range's steps; not finite: none.
+        assert_eq!(moved(64.0, 1.0e6), Some(i64::from(position.max_integer())));
+        assert_eq!(moved(64.0, f32::INFINITY), None);
     }
 
     #[test]

@@ -256,6 +256,10 @@ mod shadowed {
         #[quantize(min = -8.0, max = 8.0, res = 0.5)]
         #[bitpack(relative)]
         pub heading: [f32; 2],
+        #[change_group(motion)]
+        #[quantize(min = -64.0, max = 64.0, res = 0.25)]
+        #[bitpack(relative(rate = heading, dt = 0.5))]
+        pub spot: [f32; 2],
         #[change_group]
         pub inner: Inner,
         #[change_group]
@@ -403,6 +407,7 @@ fn change_groups_work_without_the_prelude() {
         x: 500,
         path: vec![1],
         heading: [1.5, -2.0],
+        spot: [10.0, 10.0],
         inner: Inner { flag: true },
         generic: Inner { flag: false },
         cache: 0,
@@ -416,11 +421,13 @@ fn change_groups_work_without_the_prelude() {
     seen.read_changes(&mut BitReader::new(&buf[..used])).unwrap();
     assert_eq!(seen, value);
 
-    let moved = Grouped { x: 502, heading: [2.0, -2.0], ..value.clone() };
+    // The spot where the baseline's heading moves it in 0.5: near.
+    let moved = Grouped { x: 502, heading: [2.0, -2.0], spot: [10.75, 9.0], ..value.clone() };
     let mut writer = BitWriter::new(&mut buf);
     moved.write_delta(&value, &mut writer).unwrap();
-    // id 4; motion 1 + x near (4) + path (2 + 8) + heading near (4 + 4); inner 1; generic 1.
-    assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 8 + 1 + 1);
+    // id 4; motion 1 + x near (4) + path (2 + 8) + heading near (4 + 4) + spot near (4 + 4);
+    // inner 1; generic 1.
+    assert_eq!(writer.bits_written(), 4 + 1 + 4 + 10 + 8 + 8 + 1 + 1);
     let used = writer.finish().unwrap();
     assert_eq!(Grouped::read_delta(&value, &mut BitReader::new(&buf[..used])).unwrap(), moved);
 }

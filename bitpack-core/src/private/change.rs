@@ -232,6 +232,93 @@ macro_rules! relative_float {
                 }
             }
 
+            /// The steps a prediction lands on: the baseline's agreed steps moved by
+            /// what the baseline's rate field (its agreed steps `rate`, as decoded)
+            /// covers in `dt`, in steps rounded to the nearest and clamped to the
+            /// range. Both sides compute it from the same steps with the same
+            /// arithmetic. `None` when either is not agreed: only the far tier then.
+            #[inline(always)]
+            fn predicted_steps(
+                quantizer: &$quantizer,
+                base: Option<u64>,
+                rate_quantizer: &$quantizer,
+                rate: Option<u64>,
+                dt: $float,
+            ) -> Option<u64> {
+                let (base, rate) = (base?, rate?.try_into().ok()?);
+                // A non-finite move (a huge `dt`) predicts no move: the same on both sides.
+                let moved = quantizer.steps_moved(rate_quantizer, rate, dt).unwrap_or(0);
+                let max = i64::try_from(quantizer.max_integer()).ok()?;
+                Some(i64::try_from(base).ok()?.saturating_add(moved).clamp(0, max) as u64)
+            }
+
+            /// `#[bitpack(relative(rate = field, dt = D))]`: [`write`], coded against
+            /// the baseline moved by the baseline's rate times `dt`; `predict` is the
+            /// baseline's rate, its declaration (`min`, `max`, `res`) and `dt`.
+            #[inline(always)]
+            pub fn write_predicted<W: BitWrite>(
+                writer: &mut W,
+                value: $float,
+                baseline: $float,
+                predict: ($float, $float, $float, $float, $float),
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<(), Error> {
+                let at = writer.bits_written();
+                let (rate, rate_min, rate_max, rate_res, dt) = predict;
+                let invalid = Error::new(ErrorKind::InvalidDeclaration, at);
+                let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
+                let rate_quantizer = $quantizer::new(rate_min, rate_max, rate_res).ok_or(invalid)?;
+                if !value.is_finite() {
+                    return Err(Error::new(ErrorKind::NonFiniteFloat, at));
+                }
+                let base = agreed_steps(&quantizer, baseline);
+                let rate = agreed_steps(&rate_quantizer, rate);
+                let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
+                let steps = u64::from(quantizer.quantize(value));
+                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
+            /// Reads what [`write_predicted`] wrote against the same baseline (or
+            /// what was decoded of it), rate and declarations.
+            #[inline(always)]
+            pub fn read_predicted(
+                reader: &mut impl BitRead,
+                baseline: $float,
+                predict: ($float, $float, $float, $float, $float),
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<$float, Error> {
+                let at = reader.bits_read();
+                let (rate, rate_min, rate_max, rate_res, dt) = predict;
+                let invalid = Error::new(ErrorKind::InvalidDeclaration, at);
+                let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
+                let rate_quantizer = $quantizer::new(rate_min, rate_max, rate_res).ok_or(invalid)?;
+                // What the writer's baseline was, moved as the writer moved it.
+                // A rate the writer may not have agreed on leaves it only the far
+                // tier, so then far values stay canonical whatever they are.
+                let rate = agreed_steps(&rate_quantizer, rate);
+                let predict = |base: u64| predicted_steps(&quantizer, Some(base), &rate_quantizer, rate, dt);
+                let rate_known = rate_quantizer.resolves_every_step();
+                let writers = match writers_baseline(&quantizer, baseline) {
+                    StepsBaseline::Known(base) if rate_known => predict(base).map(StepsBaseline::Known),
+                    StepsBaseline::Known(base) | StepsBaseline::Maybe(base) => {
+                        predict(base).map(StepsBaseline::Maybe)
+                    }
+                    StepsBaseline::None => None,
+                };
+                let steps = read_steps(
+                    reader,
+                    writers.unwrap_or(StepsBaseline::None),
+                    u64::from(quantizer.max_integer()),
+                )?;
+                // Cannot fail: the steps are at most the maximum, which fits.
+                let steps = steps.try_into().unwrap_or(quantizer.max_integer());
+                Ok(quantizer.dequantize(steps).unwrap_or(0.0))
+            }
+
             #[doc = concat!("Writes `value` as `", $write, "` would refuse or quantize it, coded")]
             /// against `baseline`'s steps.
             #[inline(always)]

@@ -152,7 +152,6 @@ fn atomically<R: BitRead, T>(
 }
 
 /// One step of walking a world's entries and a baseline's in key order.
-#[derive(Clone, Copy)]
 enum Step<'a, K, V> {
     /// In both: the world's value, then the baseline's.
     Both(K, &'a V, &'a V),
@@ -161,6 +160,15 @@ enum Step<'a, K, V> {
     /// In the baseline only.
     Removed(K, &'a V),
 }
+
+// By hand: a step is a key and references, `Copy` whatever `V` is.
+impl<K: Copy, V> Clone for Step<'_, K, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: Copy, V> Copy for Step<'_, K, V> {}
 
 impl<K: Key, V> Step<'_, K, V> {
     fn key(&self) -> K {
@@ -483,6 +491,172 @@ where
     Ok(sections.items)
 }
 
+/// A collection's entries by their index in key order, as [`write_items`]
+/// reaches the ones its items name (always forward).
+trait Reach<'a, K, V>: Clone {
+    fn reach(&mut self, index: usize) -> Option<(K, &'a V)>;
+}
+
+/// Any collection: its entry iterator, moved forward to each index asked.
+#[derive(Clone)]
+struct Walk<T> {
+    iter: T,
+    /// The index `iter` yields next.
+    next: usize,
+}
+
+impl<T> Walk<T> {
+    fn new(iter: T) -> Self {
+        Walk { iter, next: 0 }
+    }
+}
+
+impl<'a, K, V: 'a, T: Iterator<Item = (K, &'a V)> + Clone> Reach<'a, K, V> for Walk<T> {
+    #[inline(always)]
+    fn reach(&mut self, index: usize) -> Option<(K, &'a V)> {
+        let skip = index.checked_sub(self.next)?;
+        self.next = index + 1;
+        self.iter.nth(skip)
+    }
+}
+
+/// A sorted `Vec`: its entries by index, the key read from each.
+struct Slice<'a, V, F> {
+    values: &'a [V],
+    key: F,
+}
+
+impl<V, F: Copy> Clone for Slice<'_, V, F> {
+    fn clone(&self) -> Self {
+        Slice { values: self.values, key: self.key }
+    }
+}
+
+impl<'a, K, V, F: Fn(&V) -> K + Copy> Reach<'a, K, V> for Slice<'a, V, F> {
+    #[inline(always)]
+    fn reach(&mut self, index: usize) -> Option<(K, &'a V)> {
+        self.values.get(index).map(|value| ((self.key)(value), value))
+    }
+}
+
+/// [`write_sections`] for a sender's measure pass that kept the baseline's
+/// prints: the same bits, from the items the counting walk met (`items`,
+/// each with its place) instead of walking every entry twice more. The
+/// entries between two items are unchanged entries of both, in a run: their
+/// marks are zeros pushed together, and their prints copied from the
+/// baseline's in one go.
+fn write_items<'a, K, V, W, RN, RB>(
+    writer: &mut W,
+    (now, base): (RN, RB),
+    items: &[([usize; 3], ItemKind)],
+    sections: Sections,
+    (len, base_len, max_len): (usize, usize, usize),
+    cached: &mut Cached<'_, V>,
+) -> Result<(), Error>
+where
+    K: Key,
+    V: ChangeGroups + 'a,
+    W: BitWrite,
+    RN: Reach<'a, K, V>,
+    RB: Reach<'a, K, V>,
+{
+    let per = cached.per;
+    let mismatch = |at: usize| Error::new(ErrorKind::InvalidDeclaration, at);
+    let step_of = |now: &mut RN, base: &mut RB, at_now: usize, rank: usize, kind| match kind {
+        ItemKind::Changed => match (now.reach(at_now), base.reach(rank)) {
+            (Some((key, value)), Some((base_key, held))) if key == base_key => {
+                Some(Step::Both(key, value, held))
+            }
+            _ => None,
+        },
+        ItemKind::New => now.reach(at_now).map(|(key, value)| Step::New(key, value)),
+        ItemKind::Removed => base.reach(rank).map(|(key, held)| Step::Removed(key, held)),
+    };
+    let keep_run = |cached: &mut Cached<'_, V>, kept: (usize, usize), to_rank: usize| -> Result<(), Error> {
+        let count = to_rank - kept.1;
+        let mine = cached.prints.get_mut(kept.0 * per..(kept.0 + count) * per);
+        let held = cached.baseline_prints.get(kept.1 * per..to_rank * per);
+        match (mine, held) {
+            (Some(mine), Some(held)) => {
+                mine.copy_from_slice(held);
+                Ok(())
+            }
+            _ => Err(mismatch(0)),
+        }
+    };
+    let zeros = |writer: &mut W, mut count: usize| -> Result<(), Error> {
+        while count > 0 {
+            let chunk = count.min(32);
+            writer.write_bits(0, chunk as u32)?;
+            count -= chunk;
+        }
+        Ok(())
+    };
+    writer.write_bool(sections.touched + sections.new > 0)?;
+    if sections.touched + sections.new == 0 {
+        return keep_run(cached, (0, 0), base_len);
+    }
+    let marks = sections.marks(base_len, max_len);
+    writer.write_bool(marks)?;
+    if !marks {
+        write_len(writer, sections.touched, max_len)?;
+    }
+    // (world index, baseline rank) after the last step handled: between two
+    // items of the walk there are only unchanged entries of both, a run
+    // as long in the world as in the baseline.
+    let mut kept = (0, 0);
+    let mut last = None;
+    let (mut now_at, mut base_at) = (now.clone(), base);
+    for &([item, at_now, rank], kind) in items {
+        let place = Place { item, now: at_now, rank };
+        let run = rank - kept.1;
+        if at_now - kept.0 != run {
+            return Err(mismatch(writer.bits_written()));
+        }
+        keep_run(cached, kept, rank)?;
+        if marks {
+            zeros(writer, run)?;
+        }
+        kept = (at_now + usize::from(kind != ItemKind::Removed), rank + usize::from(kind != ItemKind::New));
+        // A new entry's data goes in the second section.
+        if kind == ItemKind::New {
+            continue;
+        }
+        let step = step_of(&mut now_at, &mut base_at, at_now, rank, kind)
+            .ok_or_else(|| mismatch(writer.bits_written()))?;
+        if marks {
+            writer.write_bool(true)?;
+        } else {
+            let gap = last.map_or(rank, |last: usize| rank - last - 1);
+            write_adaptive(writer, gap as u64, Signs::NonNegative)?;
+            last = Some(rank);
+        }
+        <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
+    }
+    if len - kept.0 != base_len - kept.1 {
+        return Err(mismatch(writer.bits_written()));
+    }
+    keep_run(cached, kept, base_len)?;
+    if marks {
+        zeros(writer, base_len - kept.1)?;
+    }
+    // The new entries, each key the gap after the previous new one.
+    write_len(writer, sections.new, max_len)?;
+    let mut previous = None;
+    let mut now_at = now;
+    for &([item, at_now, rank], kind) in items {
+        if kind != ItemKind::New {
+            continue;
+        }
+        let Some((key, value)) = now_at.reach(at_now) else { return Err(mismatch(writer.bits_written())) };
+        write_key(writer, previous, key)?;
+        previous = Some(key);
+        let place = Place { item, now: at_now, rank };
+        <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &Step::New(key, value), place)?;
+    }
+    Ok(())
+}
+
 /// A delta without a budget: every item, each entry compared with `==`.
 struct Plain<V> {
     spawn: fn() -> V,
@@ -683,10 +857,10 @@ where
 /// Writes a delta of `now` against `base` (see the module docs); in a
 /// budget's apply pass, only the selected items.
 #[allow(clippy::too_many_arguments)]
-fn write_delta<'a, K, V, W, I, J>(
+fn write_delta<'a, K, V, W, I, J, RN, RB>(
     writer: &mut W,
-    now: I,
-    base: J,
+    (now, base): (I, J),
+    reach: (RN, RB),
     (len, base_len): (usize, usize),
     max_len: usize,
     spawn: fn() -> V,
@@ -698,6 +872,8 @@ where
     W: BitWrite,
     I: Iterator<Item = (K, &'a V)> + Clone,
     J: Iterator<Item = (K, &'a V)> + Clone,
+    RN: Reach<'a, K, V>,
+    RB: Reach<'a, K, V>,
 {
     let at = writer.bits_written();
     too_long(len, max_len, at)?;
@@ -710,21 +886,32 @@ where
             Pass::Measure => {
                 let number = budget.next_visit_number();
                 budget.open_visit(gap_bits::<K>);
-                // The candidates, and the sections they make when all are sent.
-                let (mut sections, mut rank) = (Sections::default(), 0);
-                for step in merge(now.clone(), base.clone()) {
-                    let item = is_item(&step);
-                    if item {
-                        budget.push(step.key().to_u128(), kind_of(&step));
-                        sections.items += 1;
-                    }
-                    sections.count(&step, rank, item)?;
-                    rank += usize::from(!matches!(step, Step::New(..)));
-                }
                 let per = V::PRINTS;
                 let mut prints = budget.prints.take(number);
                 let baseline_prints =
                     budget.baseline_prints.take_if_holds(number, base_len.saturating_mul(per));
+                // With the baseline's prints kept, the items met here are
+                // all the later walks need (see `write_items`).
+                let keep_items = per > 0 && !baseline_prints.is_empty();
+                // The items met, kept in the budget's scratch (no allocation once warm).
+                let mut met = core::mem::take(&mut budget.met);
+                met.clear();
+                // The candidates, and the sections they make when all are sent.
+                let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
+                for step in merge(now.clone(), base.clone()) {
+                    let item = is_item(&step);
+                    if item {
+                        budget.push(step.key().to_u128(), kind_of(&step));
+                        if keep_items {
+                            met.push(([place.item, place.now, place.rank], kind_of(&step)));
+                        }
+                        sections.items += 1;
+                        place.item += 1;
+                    }
+                    sections.count(&step, place.rank, item)?;
+                    place.now += usize::from(!matches!(step, Step::Removed(..)));
+                    place.rank += usize::from(!matches!(step, Step::New(..)));
+                }
                 let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
                 let written = if per == 0 {
                     let mut measured = measured;
@@ -733,8 +920,14 @@ where
                     prints.resize(len.saturating_mul(per), 0);
                     let mut cached =
                         Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
-                    write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    if keep_items {
+                        let lens = (len, base_len, max_len);
+                        write_items(writer, reach, &met, sections, lens, &mut cached).map(|()| sections.items)
+                    } else {
+                        write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    }
                 };
+                budget.met = met;
                 if per > 0 && written.is_ok() {
                     budget.prints.put(number, prints);
                 }
@@ -1048,7 +1241,8 @@ pub mod map {
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         let lens = (now.len(), baseline.len());
-        super::write_delta(writer, entries(now), entries(baseline), lens, max_len, spawn, budget)
+        let reach = (super::Walk::new(entries(now)), super::Walk::new(entries(baseline)));
+        super::write_delta(writer, (entries(now), entries(baseline)), reach, lens, max_len, spawn, budget)
     }
 
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.
@@ -1155,8 +1349,9 @@ pub mod sorted_vec {
         if budget.is_none() {
             check_sorted(baseline, key, writer.bits_written())?;
         }
-        let (now_entries, base) = (entries(now, key), entries(baseline, key));
-        super::write_delta(writer, now_entries, base, (now.len(), baseline.len()), max_len, spawn, budget)
+        let entries = (entries(now, key), entries(baseline, key));
+        let reach = (super::Slice { values: now, key }, super::Slice { values: baseline, key });
+        super::write_delta(writer, entries, reach, (now.len(), baseline.len()), max_len, spawn, budget)
     }
 
     /// `read_delta`: as [`map::read_delta`]; each value's key must be the one it came under.

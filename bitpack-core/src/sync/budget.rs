@@ -106,6 +106,9 @@ pub struct Budget {
     spare: Vec<Waiting>,
     /// Scratch for a sorted `Vec`'s state: the entries held back.
     pub(crate) edits: Vec<Edit>,
+    /// Scratch for a measure pass: the items its counting walk met, where
+    /// each stands (item, world index, baseline rank) and its kind.
+    pub(crate) met: Vec<([usize; 3], ItemKind)>,
     /// The sender's cache (see [`Prints`]): the baseline's, read by a
     /// measure pass, and the one it records for the world.
     pub(crate) baseline_prints: Prints,
@@ -192,6 +195,7 @@ impl Budget {
             waiting: Vec::new(),
             spare: Vec::new(),
             edits: Vec::new(),
+            met: Vec::new(),
             baseline_prints: Prints { visits: Vec::new() },
             prints: Prints { visits: Vec::new() },
         }

@@ -15,9 +15,11 @@ use crate::expand::items;
 use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
 use crate::expand::problem::problem_check;
+use crate::expand::runtime::{self, FloatItem};
 use crate::expand::tokens::respan;
-use crate::ir::encoding::Encoding;
-use crate::ir::items::{ChangeItem, Changes, Item};
+use crate::ir::consts::Steps;
+use crate::ir::encoding::{Encoding, Float};
+use crate::ir::items::{ChangeItem, Changes, Item, Predict};
 use crate::ir::keyed::Keyed;
 use crate::ir::{Field, Fields, Plan};
 use proc_macro2::{Literal, Span, TokenStream};
@@ -213,17 +215,51 @@ impl Code<'_, '_> {
         };
         let (member, writer, baseline) = (self.member(position), &names.writer, &names.baseline);
         let by = if by_reference { quote!(&) } else { TokenStream::new() };
-        let write = |now: TokenStream, then: TokenStream| quote!(#write(#writer, #by #now, #by #then, #(#bounds),*)?;);
+        let predicted = self.predicted(position);
+        let write = |now: TokenStream, then: TokenStream, index: Option<&Literal>| match &predicted {
+            Some((module, predict)) => {
+                let predict = predict(index);
+                quote!(#module::write_predicted(#writer, #now, #then, #predict, #(#bounds),*)?;)
+            }
+            None => quote!(#write(#writer, #by #now, #by #then, #(#bounds),*)?;),
+        };
         match len {
-            None => write(quote!(self.#member), quote!(#baseline.#member)),
+            None => write(quote!(self.#member), quote!(#baseline.#member), None),
             Some(len) => {
                 let writes = (0..len).map(|index| {
                     let index = Literal::usize_unsuffixed(index);
-                    write(quote!(self.#member[#index]), quote!(#baseline.#member[#index]))
+                    write(quote!(self.#member[#index]), quote!(#baseline.#member[#index]), Some(&index))
                 });
                 quote!(#(#writes)*)
             }
         }
+    }
+
+    /// For a `relative(rate = field, dt = D)` float: its runtime module, and
+    /// the prediction argument (the baseline's rate, its declaration and
+    /// `D`) for element `index` (`None`: not an array).
+    #[allow(clippy::type_complexity)]
+    fn predicted(
+        &self,
+        position: usize,
+    ) -> Option<(TokenStream, Box<dyn Fn(Option<&Literal>) -> TokenStream + '_>)> {
+        let Predict { rate, dt } = self.changes.predictions[position].as_ref()?;
+        let float_of = |position: usize| match self.fields[position].encoding.as_ref()?.relative()? {
+            (Encoding::Float(float @ Float { steps: Some(_), .. }), _) => Some(float),
+            _ => None,
+        };
+        let (own, theirs) = (float_of(position)?, float_of(*rate)?);
+        let Steps { min, max, res } = theirs.steps.as_ref()?;
+        let module = runtime::float(&self.names.runtime, own.float, FloatItem::Relative);
+        let (member, baseline, dt) = (self.member(*rate), &self.names.baseline, *dt);
+        let (min, max, res) = (*min, *max, *res);
+        Some((
+            module,
+            Box::new(move |index: Option<&Literal>| {
+                let element = index.map(|index| quote!([#index]));
+                quote!((#baseline.#member #element, #min, #max, #res, #dt))
+            }),
+        ))
     }
 
     fn delta_field_read(&self, position: usize) -> TokenStream {
@@ -233,13 +269,20 @@ impl Code<'_, '_> {
         };
         let (member, reader, baseline) = (self.member(position), &names.reader, &names.baseline);
         let by = if by_reference { quote!(&) } else { TokenStream::new() };
-        let read = |then: TokenStream| quote!(#read(#reader, #by #then, #(#bounds),*)?);
+        let predicted = self.predicted(position);
+        let read = |then: TokenStream, index: Option<&Literal>| match &predicted {
+            Some((module, predict)) => {
+                let predict = predict(index);
+                quote!(#module::read_predicted(#reader, #then, #predict, #(#bounds),*)?)
+            }
+            None => quote!(#read(#reader, #by #then, #(#bounds),*)?),
+        };
         match len {
-            None => read(quote!(#baseline.#member)),
+            None => read(quote!(#baseline.#member), None),
             Some(len) => {
                 let reads = (0..len).map(|index| {
                     let index = Literal::usize_unsuffixed(index);
-                    read(quote!(#baseline.#member[#index]))
+                    read(quote!(#baseline.#member[#index]), Some(&index))
                 });
                 quote!([#(#reads),*])
             }

@@ -136,6 +136,7 @@ impl ToTokens for ConstName {
             Role::Res => "RES",
             Role::Len => "LEN",
             Role::Bits => "BITS",
+            Role::Dt => "DT",
         };
         format_ident!("__BITPACK_{}_{}", self.index, role).to_tokens(tokens);
     }

@@ -56,6 +56,8 @@ pub enum Role {
     Len,
     /// A quaternion's bits per component.
     Bits,
+    /// The `dt` of `relative(rate = field, dt = D)`.
+    Dt,
 }
 
 /// The type a constant is declared as.

@@ -3,6 +3,7 @@
 //! `ChangeGroups` impl). Fields are named by their position.
 
 use crate::ir::adaptive::{Adaptive, GroupLen};
+use crate::ir::consts::ConstName;
 use crate::ir::encoding::Encoding;
 use crate::parse::ty::IntTy;
 use proc_macro2::Span;
@@ -59,8 +60,18 @@ pub struct Changes {
     /// Per field: where `relative` was written (the field then codes against
     /// its baseline in deltas).
     pub relative: Vec<Option<Span>>,
+    /// Per field: `relative(rate = field, dt = D)`, a relative float coded
+    /// against the baseline moved by the baseline's `rate` times `dt`.
+    pub predictions: Vec<Option<Predict>>,
     /// Flag records: one per group, nested ones included.
     pub records: usize,
+}
+
+/// A checked `relative(rate = field, dt = D)`: the rate field (a quantized
+/// float of the same type and length) and the constant holding `D`.
+pub struct Predict {
+    pub rate: usize,
+    pub dt: ConstName,
 }
 
 pub enum ChangeItem {

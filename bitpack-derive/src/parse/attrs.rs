@@ -8,8 +8,8 @@
 use crate::errors::Errors;
 use crate::parse::change_group::{self, GroupAttr};
 use crate::parse::keys::{
-    BITPACK_KEYS, BITS_KEYS, Found, Place, QUANTIZE_KEYS, attr_ident, parse_keys, path_name, take_adaptive,
-    take_flag, take_path, take_value,
+    BITPACK_KEYS, BITS_KEYS, Found, Place, Prediction, QUANTIZE_KEYS, attr_ident, parse_keys, path_name,
+    take_adaptive, take_flag, take_path, take_relative, take_value,
 };
 use crate::parse::value::Value;
 use syn::{Attribute, Ident, Path};
@@ -65,6 +65,9 @@ pub struct FieldAttrs {
     pub adaptive_group: Option<Ident>,
     /// `#[bitpack(relative)]`: coded against the baseline in deltas.
     pub relative: Option<Ident>,
+    /// `relative(rate = field, dt = D)`: coded against the baseline moved
+    /// by its `rate` field times `D` (with `relative` above set).
+    pub prediction: Option<Prediction>,
     /// `#[change_group]` / `#[change_group(name)]`.
     pub change_group: Option<GroupAttr>,
     /// `#[bitpack(key)]` and `#[bitpack(spawn = path)]`: see `check::keyed`.
@@ -139,7 +142,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             change_group::parse(attr, &mut parsed.change_group, errors);
         }
     }
-    parsed.relative = take_flag(&mut bitpack, "relative");
+    (parsed.relative, parsed.prediction) = take_relative(&mut bitpack);
     parsed.max_len = take_value(&mut bitpack, "max_len").map(|(name, value)| Setting { name, value });
     parsed.with = take_path(&mut bitpack, "with").map(|(name, value)| Setting { name, value });
     (parsed.adaptive, parsed.adaptive_group) = take_adaptive(&mut bitpack);

@@ -76,6 +76,8 @@ pub enum Given {
     Flag,
     /// `adaptive(group ...)`: the group, checked for the place (`None` if mistaken).
     Group(Option<Ident>),
+    /// `relative(rate = field, dt = D)`: the prediction's keys as written.
+    Predict(Prediction),
     Value(Expr),
     Path(Path),
 }
@@ -121,6 +123,8 @@ pub fn parse_keys(attr: &Attribute, keys: &[Key], place: Place, found: &mut Foun
         }
         let given = if name == "adaptive" && meta.input.peek(syn::token::Paren) {
             Given::Group(adaptive_args(&meta, place, errors)?)
+        } else if name == "relative" && meta.input.peek(syn::token::Paren) {
+            Given::Predict(prediction_args(&meta, errors)?)
         } else if !key.takes_value {
             if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
                 errors.at(ident.span(), format!("`{name}` takes no value; write #[{attr_name}({name})]"));
@@ -185,6 +189,46 @@ fn adaptive_args(
     Ok(group)
 }
 
+/// `relative(rate = field, dt = D)` as written: each key with its name, for
+/// spans. Whether both are there, and what they name, is `check`'s.
+#[derive(Default)]
+pub struct Prediction {
+    pub rate: Option<(Ident, Ident)>,
+    pub dt: Option<(Ident, Value)>,
+}
+
+/// The arguments of `relative(...)`: `rate = field` and `dt = value`.
+fn prediction_args(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Prediction> {
+    let mut prediction = Prediction::default();
+    meta.parse_nested_meta(|inner| {
+        let Some(ident) = inner.path.get_ident().cloned().filter(|ident| ident == "rate" || ident == "dt")
+        else {
+            let written = inner.path.to_token_stream().to_string().replace(' ', "");
+            errors.spanned(
+                &inner.path,
+                format!("unknown key `{written}` in relative(...); expected `rate` or `dt`"),
+            );
+            return skip_value(&inner);
+        };
+        let seen = if ident == "rate" { prediction.rate.is_some() } else { prediction.dt.is_some() };
+        if seen {
+            errors.at(ident.span(), format!("duplicate `{ident}` in `relative(...)`; keep one"));
+            return skip_value(&inner);
+        }
+        if !inner.input.peek(Token![=]) {
+            errors.at(ident.span(), format!("`{ident}` needs a value: relative({ident} = ...)"));
+            return skip_value(&inner);
+        }
+        if ident == "rate" {
+            prediction.rate = Some((ident, inner.value()?.parse::<Ident>()?));
+        } else {
+            prediction.dt = Some((ident, Value::new(inner.value()?.parse::<Expr>()?)));
+        }
+        Ok(())
+    })?;
+    Ok(prediction)
+}
+
 /// Consumes whatever follows an unusable key, so the keys after it are
 /// still read.
 fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
@@ -215,6 +259,16 @@ pub fn take_adaptive(found: &mut Found) -> (Option<Ident>, Option<Ident>) {
     let Some(index) = found.iter().position(|(ident, _)| ident == "adaptive") else { return (None, None) };
     match found.remove(index) {
         (ident, Given::Group(group)) => (Some(ident), group),
+        (ident, _) => (Some(ident), None),
+    }
+}
+
+/// Takes `relative` (plain or `relative(rate = .., dt = ..)`) out of
+/// `found`: the key, and the prediction if one was written.
+pub fn take_relative(found: &mut Found) -> (Option<Ident>, Option<Prediction>) {
+    let Some(index) = found.iter().position(|(ident, _)| ident == "relative") else { return (None, None) };
+    match found.remove(index) {
+        (ident, Given::Predict(prediction)) => (Some(ident), Some(prediction)),
         (ident, _) => (Some(ident), None),
     }
 }

@@ -6,13 +6,15 @@
 use crate::check::planner::{Draft, Planner};
 use crate::errors::Errors;
 use crate::ir;
-use crate::ir::encoding::Encoding;
-use crate::ir::items::{ChangeItem, Changes, Group};
+use crate::ir::consts::{ConstTy, Role};
+use crate::ir::encoding::{Encoding, Float};
+use crate::ir::items::{ChangeItem, Changes, Group, Predict};
 use crate::parse::attrs::FieldAttrs;
-use crate::parse::ty::{Scalar, Shape, shape, written};
+use crate::parse::keys::Prediction;
+use crate::parse::ty::{FloatTy, Scalar, Shape, shape, written};
 use crate::parse::value::{Int, Literal};
 use crate::parse::{Body, Input};
-use syn::Ident;
+use syn::{Ident, Member};
 
 const ENUM_FIELD: &str = "#[change_group] is not supported on an enum variant's fields: a variant \
                           change resends the enum; put the enum in a struct field with #[change_group(name)]";
@@ -35,7 +37,16 @@ pub fn run<'a>(planner: &mut Planner<'a>, input: &'a Input<'a>, draft: &mut Draf
         }
         (Body::Struct(fields), Some(ir::Body::Struct(planned))) => {
             let attrs: Vec<_> = fields.fields.iter().map(|field| &field.attrs).collect();
-            plan_struct(&attrs, &planned.fields, errors)
+            let mut plan = plan_struct(&attrs, &planned.fields, errors);
+            for (position, field) in fields.fields.iter().enumerate() {
+                let Some(prediction) = &field.attrs.prediction else { continue };
+                let relative = plan.as_ref().and_then(|plan| plan.relative[position]);
+                let predict = relative.and_then(|_| check_prediction(planner, position, prediction, planned));
+                if let Some(plan) = plan.as_mut() {
+                    plan.predictions[position] = predict;
+                }
+            }
+            plan
         }
         _ => None,
     };
@@ -46,7 +57,12 @@ fn plan_struct(attrs: &[&FieldAttrs], fields: &[ir::Field<'_>], errors: &mut Err
     if grouped {
         refuse_adaptive(attrs, fields, errors);
     }
-    let mut plan = Changes { items: Vec::new(), relative: vec![None; fields.len()], records: 0 };
+    let mut plan = Changes {
+        items: Vec::new(),
+        relative: vec![None; fields.len()],
+        predictions: (0..fields.len()).map(|_| None).collect(),
+        records: 0,
+    };
     let mut named: Vec<(&Ident, usize)> = Vec::new();
     let mut slots = 0;
     for (position, (attrs, field)) in attrs.iter().zip(fields).enumerate() {
@@ -162,6 +178,104 @@ fn check_relative(relative: &Ident, attrs: &FieldAttrs, field: &ir::Field<'_>, e
         }
         _ => true,
     }
+}
+
+/// Checks `relative(rate = field, dt = D)` on the relative field at
+/// `position` (already checked as relative): the field a quantized float
+/// or a short array of them, `rate` another field of the same float type
+/// and length, also quantized, and `dt` a finite number above 0 (a path to
+/// a constant: the compiler checks its type). Records each mistake at the
+/// narrowest span; the prediction, if every part holds.
+fn check_prediction<'a>(
+    planner: &mut Planner<'a>,
+    position: usize,
+    prediction: &'a Prediction,
+    planned: &ir::Fields<'_>,
+) -> Option<Predict> {
+    let fields = &planned.fields;
+    let errors = &mut planner.errors;
+    let shape_of = |field: &ir::Field<'_>| match field.encoding.as_ref().and_then(Encoding::relative) {
+        Some((Encoding::Float(Float { steps: Some(_), float, .. }), len)) => Some((*float, len)),
+        _ => None,
+    };
+    let Some((rate_key, rate)) = &prediction.rate else {
+        let (dt_key, _) = prediction.dt.as_ref()?;
+        errors.at(dt_key.span(), "`dt` needs the field it multiplies: relative(rate = field, dt = ..)");
+        return None;
+    };
+    let own = shape_of(&fields[position]);
+    if own.is_none() {
+        errors.at(
+            rate_key.span(),
+            format!(
+                "`rate` predicts quantized floats (or arrays of them), not `{}`; remove `rate` and `dt`",
+                written(fields[position].ty)
+            ),
+        );
+    }
+    let named = fields.iter().position(|field| matches!(&field.member, Member::Named(name) if name == rate));
+    let rate_position = match named {
+        None => {
+            errors.at(
+                rate.span(),
+                format!("no field `{rate}` in this struct; `rate` names the field it moves by"),
+            );
+            None
+        }
+        Some(found) if found == position => {
+            errors.at(rate.span(), "a field cannot be its own `rate`; name the field it moves by");
+            None
+        }
+        Some(found) => match (own, shape_of(&fields[found])) {
+            (_, None) => {
+                errors.at(
+                    rate.span(),
+                    format!(
+                        "`rate` must name a sent #[quantize(min, max, res)] float (or an array of them), not `{}`",
+                        written(fields[found].ty)
+                    ),
+                );
+                None
+            }
+            (Some(own), Some(theirs)) if own != theirs => {
+                errors.at(
+                    rate.span(),
+                    format!(
+                        "`{rate}` is `{}` and this field `{}`: a rate has the field's float type and length",
+                        written(fields[found].ty),
+                        written(fields[position].ty)
+                    ),
+                );
+                None
+            }
+            _ => Some(found),
+        },
+    };
+    let Some((dt_key, dt)) = &prediction.dt else {
+        errors.at(
+            rate_key.span(),
+            "`rate` needs `dt`, what one tick multiplies it by: relative(rate = field, dt = D)",
+        );
+        return None;
+    };
+    let float = own.map_or(FloatTy::F32, |(float, _)| float);
+    if let Some(value) = dt.as_f64()
+        && !(value.is_finite() && value > 0.0)
+    {
+        errors.spanned(
+            &dt.expr,
+            format!("`dt` ({value}) must be a finite number above 0, as in dt = 1.0 / 30.0"),
+        );
+        return None;
+    }
+    if dt.entries().is_some() {
+        errors.at(dt_key.span(), "`dt` is one number for every element, not an array");
+        return None;
+    }
+    let rate = rate_position?;
+    own?;
+    let dt = planner.constant(ConstTy::Float(float), dt, Role::Dt);
+    Some(Predict { rate, dt })
 }
 
 /// What a `relative` field that cannot code against its baseline needs.
