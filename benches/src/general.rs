@@ -77,7 +77,10 @@ pub fn world() -> World {
                 0 => None,
                 1 => Some(Activity::Idle),
                 2 => Some(Activity::Walking { speed: rng.below(400) as u16 }),
-                3 => Some(Activity::Attacking { target: rng.below(100_000) as u32, weapon: rng.below(8) as u8 }),
+                3 => Some(Activity::Attacking {
+                    target: rng.below(100_000) as u32,
+                    weapon: rng.below(8) as u8,
+                }),
                 _ => Some(Activity::Talking(rng.below(100_000) as u32)),
             },
         })

@@ -69,10 +69,14 @@ pub use collections::{
     ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
     write_text,
 };
-// ... `Vec<bool>` and `Vec<u8>`, the same wire as `write_len` and
-// `read_vec` with their elements, up to 64 bits at a time;
+// ... sequences and arrays of bools and of full-width integers, the same
+// wire as `write_len` and `read_vec` (or `read_array`) with their
+// elements, up to 64 bits at a time (`Lane` and `Halves` are their bounds);
+pub use bulk::{
+    Halves, Lane, read_bool_array, read_int_array, write_bool_array, write_bools, write_int_array, write_ints,
+};
 #[cfg(feature = "alloc")]
-pub use bulk::{read_bools, read_u8s, write_bools, write_u8s};
+pub use bulk::{read_bools, read_ints};
 // ... keyed collections (`keyed::map`, `keyed::sorted_vec`, `KeyField`,
 // `Budget`, `nested_sent`);
 #[cfg(feature = "alloc")]
@@ -98,7 +102,6 @@ pub use crate::change::GroupRecord;
 pub use crate::error::ErrorKind;
 
 mod axes;
-#[cfg(feature = "alloc")]
 mod bulk;
 mod change;
 #[cfg(feature = "alloc")]
