@@ -21,6 +21,7 @@ use crate::error::Error;
 use crate::pack::BitPack;
 use crate::read::BitRead;
 use crate::source::SourceExt;
+use crate::words::{Pending, short_word};
 use crate::write::BitWrite;
 
 /// The most bits one fast take hands out (see `BitReader::take`).
@@ -96,27 +97,6 @@ impl<T> Halves<T> for VecDeque<T> {
     }
 }
 
-/// Up to 8 bytes as a word, the first in the low byte, zero above them:
-/// overlapping fixed-size loads, where a copy of a variable length into a
-/// scratch array is a `memcpy` call.
-#[inline(always)]
-fn short_word<T: Copy>(values: &[T], byte: impl Fn(T) -> u8) -> u64 {
-    let at = |index: usize| u64::from(byte(values[index]));
-    let four = |from: usize| at(from) | at(from + 1) << 8 | at(from + 2) << 16 | at(from + 3) << 24;
-    match values.len() {
-        0 => 0,
-        len @ 1..=3 => at(0) | at(len / 2) << (8 * (len / 2)) | at(len - 1) << (8 * (len - 1)),
-        len @ 4..=8 => four(0) | four(len - 4) << (8 * (len - 4)),
-        _ => unreachable_word(),
-    }
-}
-
-/// `short_word` is only called on at most 8 values.
-#[cold]
-fn unreachable_word() -> u64 {
-    0
-}
-
 /// Eight bytes of 0 or 1 (the first in the low byte) as eight bits.
 #[inline(always)]
 fn gather_bits(bytes: u64) -> u64 {
@@ -139,39 +119,9 @@ fn bools_word(values: &[bool]) -> u64 {
     word
 }
 
-/// Bits waiting to be pushed 64 at a time: a sequence's length, then its
-/// elements, so that a short sequence is one or two pushes.
-struct Pending {
-    word: u64,
-    /// Fewer than 64.
-    bits: u32,
-}
-
+// Sequences' lengths and elements wait in a `Pending` word: a short
+// sequence is one or two pushes.
 impl Pending {
-    /// The low `bits` (0..=64) bits of `value` (zero above them) after
-    /// those waiting; a full word is pushed.
-    #[inline(always)]
-    fn put<W: BitWrite>(&mut self, writer: &mut W, value: u64, bits: u32) {
-        let total = self.bits + bits;
-        if total < 64 {
-            self.word |= value << self.bits;
-            self.bits = total;
-        } else {
-            writer.push(self.word | value << self.bits, 64);
-            // What did not fit (nothing when none were waiting).
-            self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
-            self.bits = total - 64;
-        }
-    }
-
-    /// Pushes what is left.
-    #[inline(always)]
-    fn finish<W: BitWrite>(self, writer: &mut W) {
-        if self.bits > 0 {
-            writer.push(self.word, self.bits);
-        }
-    }
-
     /// One bit per bool, 64 to a word.
     #[inline(always)]
     fn put_bools<W: BitWrite>(&mut self, writer: &mut W, values: &[bool]) {
@@ -236,7 +186,7 @@ fn length_first<W: BitWrite>(writer: &W, len: usize, max_len: usize, bits: u32) 
     }
     let total = len.checked_mul(bits as usize).and_then(|elements| elements.checked_add(len_bits))?;
     writer.reserve(total).ok()?;
-    Some(Pending { word: len as u64, bits: len_bits as u32 })
+    Some(Pending::new(len as u64, len_bits as u32))
 }
 
 /// Writes a `Vec<bool>` (or `VecDeque<bool>`, `Box<[bool]>`) as
@@ -274,7 +224,7 @@ pub fn write_bool_array<W: BitWrite, S: Halves<bool> + ?Sized>(
     if !room(writer, front.len() + back.len(), 1) {
         return front.iter().chain(back).try_for_each(|&value| writer.write_bool(value));
     }
-    let mut pending = Pending { word: 0, bits: 0 };
+    let mut pending = Pending::new(0, 0);
     pending.put_bools(writer, front);
     pending.put_bools(writer, back);
     pending.finish(writer);
@@ -316,7 +266,7 @@ pub fn write_int_array<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
     if !room(writer, front.len() + back.len(), T::BITS) {
         return front.iter().chain(back).try_for_each(|value| value.write_to(writer));
     }
-    let mut pending = Pending { word: 0, bits: 0 };
+    let mut pending = Pending::new(0, 0);
     pending.put_lanes(writer, front);
     pending.put_lanes(writer, back);
     pending.finish(writer);
@@ -461,15 +411,6 @@ mod tests {
     use super::*;
     use crate::error::ErrorKind;
     use crate::{BitReader, BitWriter};
-
-    #[test]
-    fn short_words_hold_their_bytes_in_order() {
-        let bytes: Vec<u8> = (1..=8).collect();
-        for len in 0..=8 {
-            let expected = bytes[..len].iter().rev().fold(0u64, |word, &byte| word << 8 | u64::from(byte));
-            assert_eq!(short_word(&bytes[..len], |byte| byte), expected, "{len}");
-        }
-    }
 
     #[test]
     fn bools_gather_to_their_bits() {

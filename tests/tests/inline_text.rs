@@ -1,0 +1,88 @@
+//! Issue 15's inline string bytes: a string shorter than 64 bytes goes out
+//! with its length and padding, eight bytes to a push, where longer ones
+//! take the sink's aligned copy. Either way the bits are those of the
+//! length, the padding, then each byte on its own, after any bit offset,
+//! and a short buffer is refused at the same bit, the writer unmoved.
+
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
+use proptest::prelude::*;
+
+/// `write` after `offset` bits of `0b1010...` into `room` bytes: the
+/// bytes and bits written, or the error and where the writer is.
+fn written(
+    offset: u32,
+    room: usize,
+    write: impl Fn(&mut BitWriter<'_>) -> Result<(), Error>,
+) -> Result<(Vec<u8>, usize), (Error, usize)> {
+    let mut buf = vec![0u8; room];
+    let mut writer = BitWriter::new(&mut buf);
+    if offset > 0 {
+        writer.write_bits64(0xAAAA_AAAA_AAAA_AAAA >> (64 - offset), offset).unwrap();
+    }
+    match write(&mut writer) {
+        Ok(()) => {
+            let bits = writer.bits_written();
+            let used = writer.finish().unwrap();
+            buf.truncate(used);
+            Ok((buf, bits))
+        }
+        Err(error) => Err((error, writer.bits_written())),
+    }
+}
+
+/// The length as `int(len, 0, max_len)`, the padding, then each byte.
+fn by_bytes(writer: &mut BitWriter<'_>, bytes: &[u8], max_len: Option<usize>) -> Result<(), Error> {
+    if let Some(max_len) = max_len {
+        writer.write_int(bytes.len() as i32, 0, max_len as i32)?;
+    }
+    writer.write_align()?;
+    bytes.iter().try_for_each(|&byte| writer.write_u8(byte))
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof!["[a-z/._0-9]{0,80}", "[^\u{0}]{0,30}"]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn strings_write_the_bits_of_their_bytes(text in text(), offset in 0u32..64, wide in any::<bool>()) {
+        let max_len = if wide { 100_000 } else { 200 };
+        let inline = written(offset, 256, |writer| writer.write_str(&text, max_len)).unwrap();
+        let expected = written(offset, 256, |writer| by_bytes(writer, text.as_bytes(), Some(max_len))).unwrap();
+        prop_assert_eq!(&inline, &expected);
+        let mut counter = BitCounter::new();
+        if offset > 0 {
+            counter.write_bits64(0, offset).unwrap();
+        }
+        counter.write_str(&text, max_len).unwrap();
+        prop_assert_eq!(counter.bits_written(), inline.1);
+        let mut reader = BitReader::new(&inline.0);
+        if offset > 0 {
+            reader.read_bits64(offset).unwrap();
+        }
+        prop_assert_eq!(reader.read_str(max_len).unwrap(), text.as_str());
+    }
+
+    #[test]
+    fn bytes_write_the_bits_of_their_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..100), offset in 0u32..64) {
+        let inline = written(offset, 256, |writer| writer.write_bytes(&bytes)).unwrap();
+        let expected = written(offset, 256, |writer| by_bytes(writer, &bytes, None)).unwrap();
+        prop_assert_eq!(inline, expected);
+    }
+
+    #[test]
+    fn a_short_buffer_is_refused_at_the_same_bit(text in text(), offset in 0u32..64, room in 8usize..100) {
+        let inline = written(offset, room, |writer| writer.write_str(&text, 200));
+        let expected = written(offset, room, |writer| by_bytes(writer, text.as_bytes(), Some(200)));
+        match (inline, expected) {
+            (Ok(inline), Ok(expected)) => prop_assert_eq!(inline, expected),
+            (Err((error, at)), Err(_)) => {
+                // One room check for the whole string, at its start.
+                prop_assert_eq!((error.kind(), error.bit(), at), (bitpack::ErrorKind::BufferFull, offset as usize, offset as usize));
+            }
+            (inline, expected) => prop_assert!(false, "{inline:?} against {expected:?}"),
+        }
+    }
+}
