@@ -4,7 +4,7 @@
 //! length, the padding, then each byte on its own, after any bit offset,
 //! and a short buffer is refused at the same bit, the writer unmoved.
 
-use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
+use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use proptest::prelude::*;
 
 /// `write` after `offset` bits of `0b1010...` into `room` bytes: the
@@ -80,9 +80,61 @@ proptest! {
             (Ok(inline), Ok(expected)) => prop_assert_eq!(inline, expected),
             (Err((error, at)), Err(_)) => {
                 // One room check for the whole string, at its start.
-                prop_assert_eq!((error.kind(), error.bit(), at), (bitpack::ErrorKind::BufferFull, offset as usize, offset as usize));
+                prop_assert_eq!((error.kind(), error.bit(), at), (ErrorKind::BufferFull, offset as usize, offset as usize));
             }
             (inline, expected) => prop_assert!(false, "{inline:?} against {expected:?}"),
+        }
+    }
+}
+
+/// `read_str` as two takes and a byte loop, from the public calls: the
+/// length, refused over `max_len`; the padding and bytes, refused unless
+/// all remain; nonzero padding; then UTF-8 and NUL. Every refusal names the
+/// string's start.
+fn read_str_by_parts(reader: &mut BitReader<'_>, max_len: usize) -> Result<String, (ErrorKind, usize)> {
+    let start = reader.bits_read();
+    let length_bits = usize::BITS - max_len.leading_zeros();
+    let len = reader.read_bits64(length_bits).map_err(|_| (ErrorKind::UnexpectedEnd, start))?;
+    if len > max_len as u64 {
+        return Err((ErrorKind::TooLong, start));
+    }
+    let padding = (8 - reader.bits_read() % 8) % 8;
+    if reader.bits_remaining() < padding + 8 * len as usize {
+        return Err((ErrorKind::UnexpectedEnd, start));
+    }
+    if padding > 0 && reader.read_bits(padding as u32).unwrap() != 0 {
+        return Err((ErrorKind::NonZeroPadding, start));
+    }
+    let bytes: Vec<u8> = (0..len).map(|_| reader.read_u8().unwrap()).collect();
+    let text = String::from_utf8(bytes).map_err(|_| (ErrorKind::InvalidUtf8, start))?;
+    if text.contains('\0') {
+        return Err((ErrorKind::InteriorNul, start));
+    }
+    Ok(text)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn any_input_reads_as_the_two_take_path_reads_it(
+        bytes in proptest::collection::vec(prop_oneof![Just(0u8), 0x20u8..0x7f, any::<u8>()], 0..24),
+        offset in 0usize..24,
+        max_len in prop_oneof![Just(1usize), Just(5), Just(20), Just(200), Just(100_000)],
+    ) {
+        let offset = offset.min(bytes.len() * 8);
+        let mut reader = BitReader::new(&bytes);
+        let mut parts = BitReader::new(&bytes);
+        if offset > 0 {
+            reader.read_bits64(offset as u32).unwrap();
+            parts.read_bits64(offset as u32).unwrap();
+        }
+        let read = reader.read_str(max_len).map(str::to_owned).map_err(|error| (error.kind(), error.bit()));
+        let expected = read_str_by_parts(&mut parts, max_len);
+        prop_assert_eq!(&read, &expected);
+        match read {
+            Ok(_) => prop_assert_eq!(reader.bits_read(), parts.bits_read()),
+            Err(_) => prop_assert_eq!(reader.bits_read(), offset, "put back at the start"),
         }
     }
 }
