@@ -194,7 +194,7 @@ fn length_first<W: BitWrite>(writer: &W, len: usize, max_len: usize, bits: u32) 
 /// to a push.
 ///
 /// Generated code: `#p::write_bools(__writer, &self.field, MAX_LEN)?;`
-#[inline]
+#[inline(always)]
 pub fn write_bools<W: BitWrite, S: Halves<bool> + ?Sized>(
     writer: &mut W,
     values: &S,
@@ -236,7 +236,7 @@ pub fn write_bool_array<W: BitWrite, S: Halves<bool> + ?Sized>(
 /// packed into 64-bit pushes (aligned or not).
 ///
 /// Generated code: `#p::write_ints(__writer, &self.field, MAX_LEN)?;`
-#[inline]
+#[inline(always)]
 pub fn write_ints<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
     writer: &mut W,
     values: &S,
