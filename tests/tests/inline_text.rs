@@ -138,3 +138,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_refused_owned_string_puts_the_reader_and_its_budget_back() {
+    use bitpack::__private::read_rust_string;
+    // After a 3-bit lead, "ab" then the invalid "\xFF\xFE", max_len 20.
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    writer.write_bits(5, 3).unwrap();
+    writer.write_int(4, 0, 20).unwrap();
+    writer.write_bytes(&[b'a', b'b', 0xFF, 0xFE]).unwrap();
+    let used = writer.finish().unwrap();
+    for (limit, kind) in [(10, ErrorKind::InvalidUtf8), (3, ErrorKind::AllocationLimit)] {
+        let mut reader = BitReader::with_limit(&buf[..used], limit);
+        reader.read_bits(3).unwrap();
+        let error = read_rust_string(&mut reader, 20).unwrap_err();
+        assert_eq!((error.kind(), error.bit()), (kind, 3));
+        assert_eq!((reader.bits_read(), reader.allocation_left()), (3, limit));
+    }
+}
