@@ -6,6 +6,9 @@
 //! and refuses a short buffer or a short input at the same bit as the code
 //! as it was, with the writer or reader back where it was.
 
+mod bulk_support;
+
+use bulk_support::Against;
 use std::collections::VecDeque;
 
 use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
@@ -85,28 +88,14 @@ fn read_as_before(reader: &mut BitReader<'_>) -> Result<Wide, Error> {
     })
 }
 
-/// `value` after `offset` bits of `0b1010...`, written by `write`: the
-/// bytes and the bits written, or the error and where the writer is.
+/// `value` written by `write` after `offset` bits (see `bulk_support::written`).
 fn written(
     offset: u32,
     value: &Wide,
     room: usize,
     write: impl Fn(&mut BitWriter<'_>, &Wide) -> Result<(), Error>,
 ) -> Result<(Vec<u8>, usize), (Error, usize)> {
-    let mut buf = vec![0u8; room];
-    let mut writer = BitWriter::new(&mut buf);
-    if offset > 0 {
-        writer.write_bits64(0xAAAA_AAAA_AAAA_AAAA >> (64 - offset), offset).unwrap();
-    }
-    match write(&mut writer, value) {
-        Ok(()) => {
-            let bits = writer.bits_written();
-            let used = writer.finish().unwrap();
-            buf.truncate(used);
-            Ok((buf, bits))
-        }
-        Err(error) => Err((error, writer.bits_written())),
-    }
+    bulk_support::written(offset, room, |writer| write(writer, value))
 }
 
 fn len() -> impl Strategy<Value = usize> {
@@ -161,65 +150,24 @@ fn wide() -> impl Strategy<Value = Wide> {
 
 const ROOM: usize = 1024;
 
+const AGAINST: Against<Wide> = Against { write: by_elements, read: read_as_before };
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn the_bulk_wire_is_the_element_by_element_wire(value in wide(), offset in 0u32..64) {
-        let derived = written(offset, &value, ROOM, |writer, value| value.write_to(writer)).unwrap();
-        let expected = written(offset, &value, ROOM, by_elements).unwrap();
-        prop_assert_eq!(&derived, &expected);
-        let (bytes, bits) = derived;
-        let mut reader = BitReader::new(&bytes);
-        if offset > 0 {
-            reader.read_bits64(offset).unwrap();
-        }
-        prop_assert_eq!(&Wide::read_from(&mut reader).unwrap(), &value);
-        prop_assert_eq!(reader.bits_read(), bits);
-        let mut reader = BitReader::new(&bytes);
-        if offset > 0 {
-            reader.read_bits64(offset).unwrap();
-        }
-        prop_assert_eq!(&read_as_before(&mut reader).unwrap(), &value);
+        AGAINST.same_wire(&value, offset, ROOM)?;
     }
 
     #[test]
     fn a_short_buffer_fails_at_the_same_bit(value in wide(), offset in 0u32..64, room in 8usize..600) {
-        let derived = written(offset, &value, room, |writer, value| value.write_to(writer));
-        let expected = written(offset, &value, room, by_elements);
-        match (derived, expected) {
-            (Ok(derived), Ok(expected)) => prop_assert_eq!(derived, expected),
-            (Err((derived, derived_at)), Err((expected, _))) => {
-                prop_assert_eq!(derived.kind(), ErrorKind::BufferFull);
-                prop_assert_eq!((derived.kind(), derived.bit()), (expected.kind(), expected.bit()));
-                prop_assert_eq!(derived_at, offset as usize, "the derived write is atomic");
-            }
-            (derived, expected) => prop_assert!(false, "{derived:?} against {expected:?}"),
-        }
+        AGAINST.same_short_buffer(&value, offset, room)?;
     }
 
     #[test]
     fn a_short_input_is_refused_at_the_same_bit(value in wide(), offset in 0u32..64, cut in 0usize..4000) {
-        let (bytes, bits) = written(offset, &value, ROOM, by_elements).unwrap();
-        let cut = cut % bits.div_ceil(8).max(1);
-        if offset as usize > cut * 8 {
-            return Ok(());
-        }
-        let short = &bytes[..cut];
-        let (mut reader, mut expected_reader) = (BitReader::new(short), BitReader::new(short));
-        if offset > 0 {
-            reader.read_bits64(offset).unwrap();
-            expected_reader.read_bits64(offset).unwrap();
-        }
-        match (Wide::read_from(&mut reader), read_as_before(&mut expected_reader)) {
-            (Ok(derived), Ok(expected)) => prop_assert_eq!(derived, expected),
-            (Err(derived), Err(expected)) => {
-                prop_assert_eq!(derived.kind(), ErrorKind::UnexpectedEnd);
-                prop_assert_eq!((derived.kind(), derived.bit()), (expected.kind(), expected.bit()));
-                prop_assert_eq!(reader.bits_read(), offset as usize, "put back");
-            }
-            (derived, expected) => prop_assert!(false, "{derived:?} against {expected:?}"),
-        }
+        AGAINST.same_short_input(&value, offset, cut, ROOM)?;
     }
 }
 

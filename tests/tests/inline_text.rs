@@ -4,31 +4,11 @@
 //! length, the padding, then each byte on its own, after any bit offset,
 //! and a short buffer is refused at the same bit, the writer unmoved.
 
+mod bulk_support;
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use proptest::prelude::*;
 
-/// `write` after `offset` bits of `0b1010...` into `room` bytes: the
-/// bytes and bits written, or the error and where the writer is.
-fn written(
-    offset: u32,
-    room: usize,
-    write: impl Fn(&mut BitWriter<'_>) -> Result<(), Error>,
-) -> Result<(Vec<u8>, usize), (Error, usize)> {
-    let mut buf = vec![0u8; room];
-    let mut writer = BitWriter::new(&mut buf);
-    if offset > 0 {
-        writer.write_bits64(0xAAAA_AAAA_AAAA_AAAA >> (64 - offset), offset).unwrap();
-    }
-    match write(&mut writer) {
-        Ok(()) => {
-            let bits = writer.bits_written();
-            let used = writer.finish().unwrap();
-            buf.truncate(used);
-            Ok((buf, bits))
-        }
-        Err(error) => Err((error, writer.bits_written())),
-    }
-}
+use bulk_support::written;
 
 /// The length as `int(len, 0, max_len)`, the padding, then each byte.
 fn by_bytes(writer: &mut BitWriter<'_>, bytes: &[u8], max_len: Option<usize>) -> Result<(), Error> {

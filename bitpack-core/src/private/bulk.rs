@@ -189,6 +189,68 @@ fn length_first<W: BitWrite>(writer: &W, len: usize, max_len: usize, bits: u32) 
     Some(Pending::new(len as u64, len_bits as u32))
 }
 
+/// What the bulk writes pack: a bool (one bit) or an integer at full width.
+trait Packed: BitPack + Copy {
+    /// Bits on the wire.
+    const WIDTH: u32;
+    /// Puts `values` after what is waiting.
+    fn put_all<W: BitWrite>(pending: &mut Pending, writer: &mut W, values: &[Self]);
+}
+
+impl Packed for bool {
+    const WIDTH: u32 = 1;
+
+    #[inline(always)]
+    fn put_all<W: BitWrite>(pending: &mut Pending, writer: &mut W, values: &[Self]) {
+        pending.put_bools(writer, values);
+    }
+}
+
+impl<T: Lane> Packed for T {
+    const WIDTH: u32 = T::BITS;
+
+    #[inline(always)]
+    fn put_all<W: BitWrite>(pending: &mut Pending, writer: &mut W, values: &[Self]) {
+        pending.put_lanes(writer, values);
+    }
+}
+
+/// A sequence: its length, then its elements, packed together.
+#[inline(always)]
+fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+    max_len: usize,
+) -> Result<(), Error> {
+    let (front, back) = values.halves();
+    let len = front.len() + back.len();
+    let Some(mut pending) = length_first(writer, len, max_len, T::WIDTH) else {
+        write_len(writer, len, max_len)?;
+        return write_packed_array(writer, values);
+    };
+    T::put_all(&mut pending, writer, front);
+    T::put_all(&mut pending, writer, back);
+    pending.finish(writer);
+    Ok(())
+}
+
+/// Elements alone, packed; element by element when they may not fit.
+#[inline]
+fn write_packed_array<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+) -> Result<(), Error> {
+    let (front, back) = values.halves();
+    if !room(writer, front.len() + back.len(), T::WIDTH) {
+        return front.iter().chain(back).try_for_each(|value| value.write_to(writer));
+    }
+    let mut pending = Pending::new(0, 0);
+    T::put_all(&mut pending, writer, front);
+    T::put_all(&mut pending, writer, back);
+    pending.finish(writer);
+    Ok(())
+}
+
 /// Writes a `Vec<bool>` (or `VecDeque<bool>`, `Box<[bool]>`) as
 /// [`write_len`] then one bit per element, the length and up to 64 bits
 /// to a push.
@@ -200,16 +262,7 @@ pub fn write_bools<W: BitWrite, S: Halves<bool> + ?Sized>(
     values: &S,
     max_len: usize,
 ) -> Result<(), Error> {
-    let (front, back) = values.halves();
-    let len = front.len() + back.len();
-    let Some(mut pending) = length_first(writer, len, max_len, 1) else {
-        write_len(writer, len, max_len)?;
-        return write_bool_array(writer, values);
-    };
-    pending.put_bools(writer, front);
-    pending.put_bools(writer, back);
-    pending.finish(writer);
-    Ok(())
+    write_packed(writer, values, max_len)
 }
 
 /// Writes bools one bit each, without a length: a `[bool; N]`.
@@ -220,15 +273,7 @@ pub fn write_bool_array<W: BitWrite, S: Halves<bool> + ?Sized>(
     writer: &mut W,
     values: &S,
 ) -> Result<(), Error> {
-    let (front, back) = values.halves();
-    if !room(writer, front.len() + back.len(), 1) {
-        return front.iter().chain(back).try_for_each(|&value| writer.write_bool(value));
-    }
-    let mut pending = Pending::new(0, 0);
-    pending.put_bools(writer, front);
-    pending.put_bools(writer, back);
-    pending.finish(writer);
-    Ok(())
+    write_packed_array(writer, values)
 }
 
 /// Writes a `Vec` (or `VecDeque`, `Box<[T]>`) of an integer at full width
@@ -242,16 +287,7 @@ pub fn write_ints<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
     values: &S,
     max_len: usize,
 ) -> Result<(), Error> {
-    let (front, back) = values.halves();
-    let len = front.len() + back.len();
-    let Some(mut pending) = length_first(writer, len, max_len, T::BITS) else {
-        write_len(writer, len, max_len)?;
-        return write_int_array(writer, values);
-    };
-    pending.put_lanes(writer, front);
-    pending.put_lanes(writer, back);
-    pending.finish(writer);
-    Ok(())
+    write_packed(writer, values, max_len)
 }
 
 /// Writes integers at full width without a length: a `[u16; N]`.
@@ -262,15 +298,7 @@ pub fn write_int_array<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
     writer: &mut W,
     values: &S,
 ) -> Result<(), Error> {
-    let (front, back) = values.halves();
-    if !room(writer, front.len() + back.len(), T::BITS) {
-        return front.iter().chain(back).try_for_each(|value| value.write_to(writer));
-    }
-    let mut pending = Pending::new(0, 0);
-    pending.put_lanes(writer, front);
-    pending.put_lanes(writer, back);
-    pending.finish(writer);
-    Ok(())
+    write_packed_array(writer, values)
 }
 
 /// Takes `len` bools (all known to be in the input) into `values`, 56 to
