@@ -28,6 +28,7 @@ pub mod churn;
 pub mod cubes;
 pub mod dataset;
 pub mod delta_estimate;
+pub mod general;
 pub mod hand;
 pub mod hand_game;
 pub mod object;

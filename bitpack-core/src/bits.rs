@@ -1,6 +1,8 @@
 //! Bit arithmetic shared by the write and read sides: the widths of ranged
 //! encodings, zig-zag, masks, alignment padding, and the NUL scan of strings.
 
+use crate::words::short_word;
+
 /// Bits needed to send any value of `[min, max]` as `value - min`: the bit
 /// length of `max - min` (computed in `u32`, so any `i32` range works).
 /// `0` when `min == max`. With `min > max` the range is empty; writers refuse
@@ -102,7 +104,9 @@ pub(crate) fn has_nul(bytes: &[u8]) -> bool {
         // Nonzero exactly when some byte of `word` is zero.
         found |= word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS != 0;
     }
-    rest.iter().fold(found, |found, &byte| found | (byte == 0))
+    // The last bytes in one word, the bytes past them 0xFF (not NUL).
+    let word = short_word(rest, |byte| byte) | u64::MAX.checked_shl(8 * rest.len() as u32).unwrap_or(0);
+    found | (word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS != 0)
 }
 
 /// Bits of zero padding from `position` to the next byte boundary.

@@ -34,6 +34,7 @@
 //! │   ├── counter.rs        BitCounter: counts the bits, writes none
 //! │   ├── fingerprint.rs    BitFingerprint and Fingerprint: a group's bits, without keeping them
 //! │   └── reserved.rs       a sink inside a reservation; the list of sinks that reserve
+//! ├── words.rs              bits gathered into 64-bit words before a push
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic
 //! ├── source.rs             BitSource: the raw takes under BitRead (sealed)
 //! ├── read.rs               BitRead: every read, checked, over any source
@@ -72,6 +73,7 @@
 //! │   ├── adaptive.rs       #[bitpack(adaptive)] and fixed point: sizes and fingerprints
 //! │   ├── axes.rs           vectors axis by axis, each with its own bounds
 //! │   ├── rotation.rs       #[quantize(bits = N)] on quaternions
+//! │   ├── bulk.rs           sequences and arrays of bools and integers, 64 bits at a time
 //! │   ├── collections.rs    max_len collections beyond String and Vec
 //! │   ├── keyed.rs          keyed collections: maps and sorted Vecs by key
 //! │   └── uses.rs           (a test) every name generated code calls, called as it calls it
@@ -118,6 +120,7 @@ mod source;
 #[cfg(feature = "alloc")]
 pub mod sync;
 pub mod with;
+mod words;
 mod write;
 
 pub use adaptive::{AdaptiveInt, SignScope, Signs};

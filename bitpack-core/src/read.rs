@@ -8,7 +8,7 @@
 //! over it, as writing is over [`crate::BitWrite`].
 
 use crate::bits::{
-    Nul, align_padding, bit_length_u128, bits_required, bits_required64, bits_required128, has_nul,
+    Nul, align_padding, bit_length_u128, bits_required, bits_required64, bits_required128, has_nul, low_mask,
 };
 use crate::error::{Error, ErrorKind};
 use crate::quantize::{Quantizer, Quantizer64};
@@ -382,6 +382,26 @@ pub(crate) struct TextStart {
 #[inline(always)]
 pub(crate) fn text_start<S: BitRead + ?Sized>(source: &mut S, max_len: usize) -> Result<TextStart, Error> {
     let position = source.position();
+    // The length and the padding after it in one take when both are there,
+    // checked in the order of the two-take path below (too long, bytes
+    // missing, nonzero padding), every refusal naming the start.
+    let length_bits = bit_length_u128(max_len as u128);
+    let head = length_bits + align_padding(position + length_bits as usize);
+    if head <= 56 && head as usize <= source.remaining() {
+        let word = source.take(head)?;
+        let len = word & low_mask(length_bits);
+        if len > max_len as u64 {
+            return source.fail(position, ErrorKind::TooLong);
+        }
+        let len = len as usize;
+        if len.saturating_mul(8) > source.remaining() {
+            return source.fail(position, ErrorKind::UnexpectedEnd);
+        }
+        if word >> length_bits != 0 {
+            return source.fail(position, ErrorKind::NonZeroPadding);
+        }
+        return Ok(TextStart { position, len });
+    }
     let len = text_len(source, max_len)?;
     match align_for_bytes(source, len) {
         Ok(_) => Ok(TextStart { position, len }),

@@ -16,6 +16,7 @@ use crate::relative::{
 };
 
 use crate::sink::{BitSink, Reserve};
+use crate::words::Pending;
 
 /// `bits` more bits, or `None` when that overflows `usize`.
 #[inline(always)]
@@ -259,8 +260,7 @@ pub trait BitWrite: BitSink + Reserve {
         let padding = align_padding(self.position());
         let total = plus_bytes(padding as usize, bytes.len());
         self.reserve(total.unwrap_or(usize::MAX))?;
-        self.push(0, padding);
-        self.push_aligned_bytes(bytes);
+        push_after(self, Pending::new(0, padding), bytes);
         Ok(())
     }
 
@@ -393,10 +393,32 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
     let padding = align_padding(sink.position() + length_bits as usize);
     let total = plus_bytes(length_bits as usize + padding as usize, bytes.len());
     sink.reserve(total.unwrap_or(usize::MAX))?;
-    sink.push(bytes.len() as u64, length_bits);
-    sink.push(0, padding);
-    sink.push_aligned_bytes(bytes);
+    if length_bits + padding < 64 {
+        // The padding is the zero bits above the length.
+        push_after(sink, Pending::new(bytes.len() as u64, length_bits + padding), bytes);
+    } else {
+        sink.push(bytes.len() as u64, length_bits);
+        sink.push(0, padding);
+        sink.push_aligned_bytes(bytes);
+    }
     Ok(())
+}
+
+/// Strings shorter than this go inline, eight bytes to a push after their
+/// length and padding; longer ones through the sink's aligned copy.
+const INLINE_BYTES: usize = 64;
+
+/// `pending` (a length and padding that end on a byte boundary), then
+/// `bytes`: a short string in one or a few pushes, inlined.
+#[inline(always)]
+fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending, bytes: &[u8]) {
+    if bytes.len() < INLINE_BYTES {
+        pending.put_bytes(sink, bytes);
+        pending.finish(sink);
+    } else {
+        pending.finish(sink);
+        sink.push_aligned_bytes(bytes);
+    }
 }
 
 #[cold]

@@ -4,7 +4,10 @@
 //! back; and refuses a short input, a short buffer or a small budget at the
 //! same bit, with the reader or writer back where it was.
 
+mod bulk_support;
+
 use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bulk_support::{Against, reader_at};
 use proptest::prelude::*;
 
 const MAX_FLAGS: usize = 150;
@@ -54,28 +57,14 @@ fn read_as_before(reader: &mut BitReader<'_>) -> Result<Bulk, Error> {
     })
 }
 
-/// `value` after `offset` bits of `0b1010...` (an odd offset unaligns the
-/// bytes), written by `write`: the bytes and the bits written, or the error.
+/// `value` written by `write` after `offset` bits (see `bulk_support::written`).
 fn written(
     offset: u32,
     value: &Bulk,
     room: usize,
     write: impl Fn(&mut BitWriter<'_>, &Bulk) -> Result<(), Error>,
 ) -> Result<(Vec<u8>, usize), (Error, usize)> {
-    let mut buf = vec![0u8; room];
-    let mut writer = BitWriter::new(&mut buf);
-    if offset > 0 {
-        writer.write_bits64(0xAAAA_AAAA_AAAA_AAAA >> (64 - offset), offset).unwrap();
-    }
-    match write(&mut writer, value) {
-        Ok(()) => {
-            let bits = writer.bits_written();
-            let used = writer.finish().unwrap();
-            buf.truncate(used);
-            Ok((buf, bits))
-        }
-        Err(error) => Err((error, writer.bits_written())),
-    }
+    bulk_support::written(offset, room, |writer| write(writer, value))
 }
 
 fn bulk() -> impl Strategy<Value = Bulk> {
@@ -99,69 +88,25 @@ fn bulk() -> impl Strategy<Value = Bulk> {
 
 const ROOM: usize = 256;
 
+const AGAINST: Against<Bulk> = Against { write: by_elements, read: read_as_before };
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn the_bulk_wire_is_the_element_by_element_wire(value in bulk(), offset in 0u32..64) {
-        let derived = written(offset, &value, ROOM, |writer, value| value.write_to(writer)).unwrap();
-        let expected = written(offset, &value, ROOM, by_elements).unwrap();
-        prop_assert_eq!(&derived, &expected);
-        let (bytes, bits) = derived;
-        let mut reader = BitReader::new(&bytes);
-        if offset > 0 {
-            reader.read_bits64(offset).unwrap();
-        }
-        prop_assert_eq!(&Bulk::read_from(&mut reader).unwrap(), &value);
-        prop_assert_eq!(reader.bits_read(), bits);
-        let mut reader = BitReader::new(&bytes);
-        if offset > 0 {
-            reader.read_bits64(offset).unwrap();
-        }
-        prop_assert_eq!(&read_by_elements(&mut reader).unwrap(), &value);
+        let bytes = AGAINST.same_wire(&value, offset, ROOM)?;
+        prop_assert_eq!(&read_by_elements(&mut reader_at(&bytes, offset)).unwrap(), &value);
     }
 
     #[test]
     fn a_short_buffer_fails_at_the_same_bit(value in bulk(), offset in 0u32..64, room in 8usize..80) {
-        let derived = written(offset, &value, room, |writer, value| value.write_to(writer));
-        let expected = written(offset, &value, room, by_elements);
-        match (derived, expected) {
-            (Ok(derived), Ok(expected)) => prop_assert_eq!(derived, expected),
-            (Err((derived, derived_at)), Err((expected, _))) => {
-                prop_assert_eq!((derived.kind(), derived.bit()), (expected.kind(), expected.bit()));
-                // The derived write is atomic: the writer is back at the offset.
-                prop_assert_eq!(derived_at, offset as usize);
-            }
-            (derived, expected) => prop_assert!(false, "{derived:?} against {expected:?}"),
-        }
+        AGAINST.same_short_buffer(&value, offset, room)?;
     }
 
     #[test]
     fn a_short_input_is_refused_at_the_same_bit(value in bulk(), offset in 0u32..64, cut in 0usize..1000) {
-        let (bytes, bits) = written(offset, &value, ROOM, by_elements).unwrap();
-        let cut = cut % bits.div_ceil(8).max(1);
-        let short = &bytes[..cut];
-        let mut reader = BitReader::new(short);
-        let mut expected_reader = BitReader::new(short);
-        if offset as usize > cut * 8 {
-            return Ok(());
-        }
-        if offset > 0 {
-            reader.read_bits64(offset).unwrap();
-            expected_reader.read_bits64(offset).unwrap();
-        }
-        let derived = Bulk::read_from(&mut reader);
-        let expected = read_as_before(&mut expected_reader);
-        match (derived, expected) {
-            (Ok(derived), Ok(expected)) => prop_assert_eq!(derived, expected),
-            (Err(derived), Err(expected)) => {
-                prop_assert_eq!(derived.kind(), ErrorKind::UnexpectedEnd);
-                prop_assert_eq!((derived.kind(), derived.bit()), (expected.kind(), expected.bit()));
-                prop_assert_eq!(reader.bits_read(), offset as usize, "put back");
-                prop_assert_eq!(expected_reader.bits_read(), offset as usize);
-            }
-            (derived, expected) => prop_assert!(false, "{derived:?} against {expected:?}"),
-        }
+        AGAINST.same_short_input(&value, offset, cut, ROOM)?;
     }
 }
 

@@ -1,22 +1,27 @@
-//! Issue 15's bulk paths: a `Vec` of 256 records, each with a `Vec<bool>` of
-//! about 10 flags and a `Vec<u8>` of about 16 bytes, encoded or decoded
-//! `ROUNDS` times by bitpack (or by bitcode, the reference), for an
-//! instruction count under callgrind (per round: the count at `ROUNDS` less
-//! the count at 0, over `ROUNDS`):
+//! Issue 15's bulk paths and general data, encoded or decoded `ROUNDS`
+//! times by bitpack (or by bitcode, the reference), for an instruction
+//! count under callgrind (per round: the count at `ROUNDS` less the count
+//! at 0, over `ROUNDS`):
+//!
+//! - `records` (the default): 256 records, each with a `Vec<bool>` of about
+//!   10 flags and a `Vec<u8>` of about 16 bytes;
+//! - `world` and `logs`: [`bitpack_benches::general`]'s world update and
+//!   web-log batch.
 //!
 //! ```text
 //! cargo build --release -p bitpack-benches --bin bulk
-//! valgrind --tool=callgrind target/release/bulk encode|decode ROUNDS [bitcode]
+//! valgrind --tool=callgrind target/release/bulk encode|decode ROUNDS [bitcode] [records|world|logs]
 //! ```
 
 use std::hint::black_box;
 use std::process::ExitCode;
 
 use bitpack::{BitPack, BitReader, BitWriter};
+use bitpack_benches::general;
 use bitpack_benches::rng::SplitMix64;
 
 const RECORDS: usize = 256;
-const USAGE: &str = "usage: bulk encode|decode ROUNDS [bitcode]";
+const USAGE: &str = "usage: bulk encode|decode ROUNDS [bitcode] [records|world|logs]";
 
 /// One record of general data: flags and a short byte payload.
 #[derive(Clone, Debug, PartialEq, BitPack, bitcode::Encode, bitcode::Decode)]
@@ -47,58 +52,82 @@ fn batch() -> Batch {
     Batch { records }
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mode, rounds, with_bitcode) = match args.as_slice() {
-        [mode, rounds] => (mode.as_str(), rounds.parse::<usize>(), false),
-        [mode, rounds, peer] if peer == "bitcode" => (mode.as_str(), rounds.parse::<usize>(), true),
-        _ => (USAGE, Ok(0), false),
-    };
-    let Ok(rounds) = rounds else {
-        eprintln!("{USAGE}");
-        return ExitCode::FAILURE;
-    };
-    let batch = batch();
-    let mut buf = vec![0u8; 16 * 1024];
+/// Encodes or decodes `value` `rounds` times; the bytes of both encodings.
+fn run<T>(value: &T, encode: bool, rounds: usize, with_bitcode: bool) -> (usize, usize)
+where
+    T: BitPack + PartialEq + std::fmt::Debug + bitcode::Encode + for<'a> bitcode::Decode<'a>,
+{
+    let mut buf = vec![0u8; 64 * 1024];
     let used = {
         let mut writer = BitWriter::new(&mut buf);
-        batch.write_to(&mut writer).expect("fits");
+        value.write_to(&mut writer).expect("fits");
         writer.finish().expect("fits")
     };
     let mut check = BitReader::new(&buf[..used]);
-    assert_eq!(Batch::read_from(&mut check).expect("reads back"), batch);
+    assert_eq!(&T::read_from(&mut check).expect("reads back"), value);
     let mut coder = bitcode::Buffer::new();
-    let encoded = coder.encode(&batch).to_vec();
-    match (mode, with_bitcode) {
-        ("encode", false) => {
+    let encoded = coder.encode(value).to_vec();
+    assert_eq!(&coder.decode::<T>(&encoded).expect("decodes"), value);
+    match (encode, with_bitcode) {
+        (true, false) => {
             for _ in 0..rounds {
                 let mut writer = BitWriter::new(&mut buf);
-                black_box(&batch).write_to(&mut writer).expect("fits");
+                black_box(value).write_to(&mut writer).expect("fits");
                 black_box(writer.finish().expect("fits"));
             }
         }
-        ("decode", false) => {
+        (false, false) => {
             for _ in 0..rounds {
                 let mut reader = BitReader::new(black_box(&buf[..used]));
-                black_box(Batch::read_from(&mut reader).expect("reads back"));
+                black_box(T::read_from(&mut reader).expect("reads back"));
             }
         }
-        ("encode", true) => {
+        (true, true) => {
             for _ in 0..rounds {
-                black_box(coder.encode(black_box(&batch)));
+                black_box(coder.encode(black_box(value)));
             }
         }
-        ("decode", true) => {
+        (false, true) => {
             for _ in 0..rounds {
-                let decoded: Batch = coder.decode(black_box(&encoded)).expect("decodes");
+                let decoded: T = coder.decode(black_box(&encoded)).expect("decodes");
                 black_box(decoded);
             }
         }
+    }
+    (used, encoded.len())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(mode), Some(Ok(rounds))) = (args.first(), args.get(1).map(|rounds| rounds.parse::<usize>()))
+    else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let encode = match mode.as_str() {
+        "encode" => true,
+        "decode" => false,
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::FAILURE;
         }
+    };
+    let (mut with_bitcode, mut data) = (false, "records");
+    for arg in &args[2..] {
+        match arg.as_str() {
+            "bitcode" => with_bitcode = true,
+            "records" | "world" | "logs" => data = arg,
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
-    println!("{mode}: {used} bytes (bitcode {} bytes), {rounds} rounds", encoded.len());
+    let (used, bitcode_bytes) = match data {
+        "records" => run(&batch(), encode, rounds, with_bitcode),
+        "world" => run(&general::world(), encode, rounds, with_bitcode),
+        _ => run(&general::logs(), encode, rounds, with_bitcode),
+    };
+    println!("{data} {mode}: {used} bytes (bitcode {bitcode_bytes} bytes), {rounds} rounds");
     ExitCode::SUCCESS
 }

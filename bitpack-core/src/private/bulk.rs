@@ -1,118 +1,457 @@
-//! Bulk paths for derived `Vec<bool>` and `Vec<u8>`: the same wire as the
-//! element-by-element code (the length, then one bit per bool or eight bits
-//! per byte, low bit first), pushed and taken up to 64 bits at a time.
+//! Bulk paths for derived sequences and arrays of bools and of integers at
+//! full width (`u8` to `u64`, `i8` to `i64`, no `#[bits]`): the same wire
+//! as the element-by-element code (a sequence's length, then one bit per
+//! bool or the integer's bits, low bit first), pushed and taken up to 64
+//! bits at a time.
 //!
 //! Room and input are checked once for the whole run: a write that may not
 //! fit, and only that, goes element by element, so that it fails at the
-//! same bit as ever; a read's length is refused (as [`read_vec`](super::read_vec) refuses
-//! it) unless every element is in the input, so its takes cannot fail.
+//! same bit as ever; a sequence's length is refused (as
+//! [`read_vec`](super::read_vec) refuses it) unless every element is in the
+//! input, and an array whose bits are not all there is read element by
+//! element, so that it fails where it always did.
 
-use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use alloc::{collections::VecDeque, vec::Vec};
 
-use super::{read_claimed_len, write_len};
+#[cfg(feature = "alloc")]
+use super::read_claimed_len;
+use super::write_len;
 use crate::error::Error;
+use crate::pack::BitPack;
 use crate::read::BitRead;
 use crate::source::SourceExt;
+use crate::words::{Pending, short_word};
 use crate::write::BitWrite;
 
-/// Bools in a 64-bit word: the first one in the low bit.
+/// The most bits one fast take hands out (see `BitReader::take`).
+const TAKE_BITS: usize = 56;
+
+/// An integer a derived `Vec` or array packs by words: its `BitPack` wire
+/// is its `BITS` bits of [`Lane::to_wire`] (`value - MIN` at full width).
+pub trait Lane: BitPack + Copy + Default {
+    /// Bits on the wire.
+    const BITS: u32;
+    /// The wire bits (above them zero).
+    fn to_wire(self) -> u64;
+    /// The value of `BITS` wire bits.
+    fn from_wire(wire: u64) -> Self;
+}
+
+macro_rules! lanes {
+    ($($ty:ident $unsigned:ident $offset:expr;)*) => {$(
+        impl Lane for $ty {
+            const BITS: u32 = $ty::BITS;
+
+            #[inline(always)]
+            fn to_wire(self) -> u64 {
+                u64::from((self as $unsigned) ^ $offset)
+            }
+
+            #[inline(always)]
+            fn from_wire(wire: u64) -> Self {
+                ((wire as $unsigned) ^ $offset) as $ty
+            }
+        }
+    )*};
+}
+
+lanes! {
+    u8 u8 0; u16 u16 0; u32 u32 0; u64 u64 0;
+    i8 u8 1 << 7; i16 u16 1 << 15; i32 u32 1 << 31; i64 u64 1 << 63;
+}
+
+/// What a bulk write takes: a slice, or a `VecDeque`'s two halves.
+pub trait Halves<T> {
+    /// The elements in order, in at most two slices.
+    fn halves(&self) -> (&[T], &[T]);
+}
+
+impl<T> Halves<T> for [T] {
+    #[inline(always)]
+    fn halves(&self) -> (&[T], &[T]) {
+        (self, &[])
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T> Halves<T> for Vec<T> {
+    #[inline(always)]
+    fn halves(&self) -> (&[T], &[T]) {
+        (self, &[])
+    }
+}
+
+impl<T, const N: usize> Halves<T> for [T; N] {
+    #[inline(always)]
+    fn halves(&self) -> (&[T], &[T]) {
+        (self, &[])
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T> Halves<T> for VecDeque<T> {
+    #[inline(always)]
+    fn halves(&self) -> (&[T], &[T]) {
+        self.as_slices()
+    }
+}
+
+/// Eight bytes of 0 or 1 (the first in the low byte) as eight bits.
+#[inline(always)]
+fn gather_bits(bytes: u64) -> u64 {
+    // Byte `i` times 2^(56 - 7i) lands on bit 56 + i; every other product
+    // lands on a bit of its own below 56 or past 63, so nothing carries.
+    bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Up to 64 bools as a word, the first in the low bit.
 #[inline(always)]
 fn bools_word(values: &[bool]) -> u64 {
-    values.iter().enumerate().fold(0, |word, (index, &value)| word | (u64::from(value) << index))
+    let (eights, rest) = values.as_chunks::<8>();
+    let mut word = 0;
+    for (index, eight) in eights.iter().enumerate() {
+        word |= gather_bits(u64::from_le_bytes(eight.map(u8::from))) << (8 * index);
+    }
+    if !rest.is_empty() {
+        word |= gather_bits(short_word(rest, u8::from)) << (8 * eights.len());
+    }
+    word
 }
 
-/// Bytes in a 64-bit word: the first one in the low byte.
+// Sequences' lengths and elements wait in a `Pending` word: a short
+// sequence is one or two pushes.
+impl Pending {
+    /// One bit per bool, 64 to a word.
+    #[inline(always)]
+    fn put_bools<W: BitWrite>(&mut self, writer: &mut W, values: &[bool]) {
+        let (words, rest) = values.as_chunks::<64>();
+        for word in words {
+            self.put(writer, bools_word(word), 64);
+        }
+        if !rest.is_empty() {
+            self.put(writer, bools_word(rest), rest.len() as u32);
+        }
+    }
+
+    /// `T::BITS` bits per value, as many to a word as fit.
+    #[inline(always)]
+    fn put_lanes<W: BitWrite, T: Lane>(&mut self, writer: &mut W, values: &[T]) {
+        match T::BITS {
+            8 => self.put_chunks::<W, T, 8>(writer, values),
+            16 => self.put_chunks::<W, T, 4>(writer, values),
+            32 => self.put_chunks::<W, T, 2>(writer, values),
+            _ => self.put_chunks::<W, T, 1>(writer, values),
+        }
+    }
+
+    /// `K` values of `T::BITS` bits to a word (`K * T::BITS == 64`).
+    #[inline(always)]
+    fn put_chunks<W: BitWrite, T: Lane, const K: usize>(&mut self, writer: &mut W, values: &[T]) {
+        let (words, rest) = values.as_chunks::<K>();
+        for word in words {
+            self.put(writer, lanes_word(word), 64);
+        }
+        if !rest.is_empty() {
+            let word =
+                if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { lanes_word(rest) };
+            self.put(writer, word, T::BITS * rest.len() as u32);
+        }
+    }
+}
+
+/// Values of `T::BITS` bits packed into a word, the first in the low bits.
 #[inline(always)]
-fn bytes_word(values: &[u8]) -> u64 {
-    values.iter().enumerate().fold(0, |word, (index, &value)| word | (u64::from(value) << (8 * index)))
+fn lanes_word<T: Lane>(values: &[T]) -> u64 {
+    values
+        .iter()
+        .enumerate()
+        .fold(0, |word, (index, value)| word | value.to_wire() << (T::BITS as usize * index))
 }
 
-/// Writes a `Vec<bool>` as [`write_len`] then one bit per element, 64 bits
-/// at a time.
+/// `Ok` when `bits` more bits fit: then the run is pushed without checks.
+#[inline(always)]
+fn room<W: BitWrite>(writer: &W, count: usize, bits: u32) -> bool {
+    writer.reserve(count.saturating_mul(bits as usize)).is_ok()
+}
+
+/// The length waiting to be pushed before `len` elements of `bits` bits,
+/// when it is in range and everything fits; `None` sends the caller to
+/// [`write_len`] and element by element, which fail where they always did.
+#[inline(always)]
+fn length_first<W: BitWrite>(writer: &W, len: usize, max_len: usize, bits: u32) -> Option<Pending> {
+    let len_bits = super::len_bits(max_len);
+    if len > max_len || len_bits >= 64 {
+        return None;
+    }
+    let total = len.checked_mul(bits as usize).and_then(|elements| elements.checked_add(len_bits))?;
+    writer.reserve(total).ok()?;
+    Some(Pending::new(len as u64, len_bits as u32))
+}
+
+/// What the bulk writes pack: a bool (one bit) or an integer at full width.
+trait Packed: BitPack + Copy {
+    /// Bits on the wire.
+    const WIDTH: u32;
+    /// Puts `values` after what is waiting.
+    fn put_all<W: BitWrite>(pending: &mut Pending, writer: &mut W, values: &[Self]);
+}
+
+impl Packed for bool {
+    const WIDTH: u32 = 1;
+
+    #[inline(always)]
+    fn put_all<W: BitWrite>(pending: &mut Pending, writer: &mut W, values: &[Self]) {
+        pending.put_bools(writer, values);
+    }
+}
+
+impl<T: Lane> Packed for T {
+    const WIDTH: u32 = T::BITS;
+
+    #[inline(always)]
+    fn put_all<W: BitWrite>(pending: &mut Pending, writer: &mut W, values: &[Self]) {
+        pending.put_lanes(writer, values);
+    }
+}
+
+/// A sequence: its length, then its elements, packed together.
+#[inline(always)]
+fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+    max_len: usize,
+) -> Result<(), Error> {
+    let (front, back) = values.halves();
+    let len = front.len() + back.len();
+    let Some(mut pending) = length_first(writer, len, max_len, T::WIDTH) else {
+        write_len(writer, len, max_len)?;
+        return write_packed_array(writer, values);
+    };
+    T::put_all(&mut pending, writer, front);
+    T::put_all(&mut pending, writer, back);
+    pending.finish(writer);
+    Ok(())
+}
+
+/// Elements alone, packed; element by element when they may not fit.
+#[inline]
+fn write_packed_array<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+) -> Result<(), Error> {
+    let (front, back) = values.halves();
+    if !room(writer, front.len() + back.len(), T::WIDTH) {
+        return front.iter().chain(back).try_for_each(|value| value.write_to(writer));
+    }
+    let mut pending = Pending::new(0, 0);
+    T::put_all(&mut pending, writer, front);
+    T::put_all(&mut pending, writer, back);
+    pending.finish(writer);
+    Ok(())
+}
+
+/// Writes a `Vec<bool>` (or `VecDeque<bool>`, `Box<[bool]>`) as
+/// [`write_len`] then one bit per element, the length and up to 64 bits
+/// to a push.
 ///
 /// Generated code: `#p::write_bools(__writer, &self.field, MAX_LEN)?;`
-#[inline]
-pub fn write_bools<W: BitWrite>(writer: &mut W, values: &[bool], max_len: usize) -> Result<(), Error> {
-    write_len(writer, values.len(), max_len)?;
-    if writer.reserve(values.len()).is_err() {
-        return values.iter().try_for_each(|&value| writer.write_bool(value));
-    }
-    let (words, rest) = values.as_chunks::<64>();
-    for word in words {
-        writer.push(bools_word(word), 64);
-    }
-    if !rest.is_empty() {
-        writer.push(bools_word(rest), rest.len() as u32);
-    }
-    Ok(())
+#[inline(always)]
+pub fn write_bools<W: BitWrite, S: Halves<bool> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+    max_len: usize,
+) -> Result<(), Error> {
+    write_packed(writer, values, max_len)
 }
 
-/// Writes a `Vec<u8>` as [`write_len`] then eight bits per element, eight
-/// bytes to a 64-bit push (aligned or not).
+/// Writes bools one bit each, without a length: a `[bool; N]`.
 ///
-/// Generated code: `#p::write_u8s(__writer, &self.field, MAX_LEN)?;`
+/// Generated code: `#p::write_bool_array(__writer, &self.field)?;`
 #[inline]
-pub fn write_u8s<W: BitWrite>(writer: &mut W, values: &[u8], max_len: usize) -> Result<(), Error> {
-    write_len(writer, values.len(), max_len)?;
-    if writer.reserve(values.len().saturating_mul(8)).is_err() {
-        return values.iter().try_for_each(|&value| writer.write_u8(value));
-    }
-    let (words, rest) = values.as_chunks::<8>();
-    for word in words {
-        writer.push(u64::from_le_bytes(*word), 64);
-    }
-    if !rest.is_empty() {
-        writer.push(bytes_word(rest), 8 * rest.len() as u32);
+pub fn write_bool_array<W: BitWrite, S: Halves<bool> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+) -> Result<(), Error> {
+    write_packed_array(writer, values)
+}
+
+/// Writes a `Vec` (or `VecDeque`, `Box<[T]>`) of an integer at full width
+/// as [`write_len`] then each element's bits, the length and the elements
+/// packed into 64-bit pushes (aligned or not).
+///
+/// Generated code: `#p::write_ints(__writer, &self.field, MAX_LEN)?;`
+#[inline(always)]
+pub fn write_ints<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+    max_len: usize,
+) -> Result<(), Error> {
+    write_packed(writer, values, max_len)
+}
+
+/// Writes integers at full width without a length: a `[u16; N]`.
+///
+/// Generated code: `#p::write_int_array(__writer, &self.field)?;`
+#[inline]
+pub fn write_int_array<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    values: &S,
+) -> Result<(), Error> {
+    write_packed_array(writer, values)
+}
+
+/// Takes `len` bools (all known to be in the input) into `values`, 56 to
+/// a take.
+#[inline(always)]
+fn take_bools<R: BitRead>(reader: &mut R, len: usize, mut each: impl FnMut(usize, u64)) -> Result<(), Error> {
+    let mut done = 0;
+    while done < len {
+        let count = (len - done).min(TAKE_BITS);
+        each(count, reader.take(count as u32)?);
+        done += count;
     }
     Ok(())
 }
 
-/// Reads what [`write_bools`] wrote: [`read_vec`](super::read_vec)'s checks (the length, its
-/// elements in the input, then claimed from the budget), then the bits 64
-/// at a time. On `Err` the reader is back where it was.
+/// Takes `len` integers at full width (all known to be in the input), as
+/// many to a take as fit 56 bits, handing each take's count and word to
+/// `each`.
+#[inline(always)]
+fn take_lanes<R: BitRead, T: Lane>(
+    reader: &mut R,
+    len: usize,
+    mut each: impl FnMut(usize, u64),
+) -> Result<(), Error> {
+    if T::BITS == 64 {
+        for _ in 0..len {
+            let low = reader.take(32)?;
+            each(1, low | reader.take(32)? << 32);
+        }
+        return Ok(());
+    }
+    let per_take = TAKE_BITS / T::BITS as usize;
+    let mut done = 0;
+    while done < len {
+        let count = (len - done).min(per_take);
+        each(count, reader.take(T::BITS * count as u32)?);
+        done += count;
+    }
+    Ok(())
+}
+
+/// The `index`th lane of a taken word.
+#[inline(always)]
+fn lane<T: Lane>(word: u64, index: usize) -> T {
+    T::from_wire((word >> (T::BITS as usize * index)) & (u64::MAX >> (64 - T::BITS)))
+}
+
+/// Reads what [`write_bools`] wrote into any collection made from a `Vec`
+/// (`VecDeque` and `Box<[bool]>` take its buffer as it is):
+/// [`read_vec`](super::read_vec)'s checks (the length, its elements in the
+/// input, then claimed from the budget), then the bits 56 at a time. On
+/// `Err` the reader is back where it was.
 ///
 /// Generated code: `#p::read_bools(__reader, MAX_LEN)?`.
+#[cfg(feature = "alloc")]
 #[inline]
-pub fn read_bools<R: BitRead>(reader: &mut R, max_len: usize) -> Result<Vec<bool>, Error> {
+pub fn read_bools<R: BitRead, C: From<Vec<bool>>>(reader: &mut R, max_len: usize) -> Result<C, Error> {
     reader.rolled_back(|reader| {
         let len = read_claimed_len::<bool>(reader, max_len, 1)?;
         let mut values = Vec::with_capacity(len);
-        let mut left = len;
-        while left > 0 {
-            let bits = left.min(64);
-            let word = reader.take(bits as u32)?;
-            values.extend((0..bits).map(|index| (word >> index) & 1 != 0));
-            left -= bits;
-        }
-        Ok(values)
+        take_bools(reader, len, |count, word| {
+            values.extend((0..count).map(|index| (word >> index) & 1 != 0))
+        })?;
+        Ok(C::from(values))
     })
 }
 
-/// Reads what [`write_u8s`] wrote: [`read_vec`](super::read_vec)'s checks, then the bytes
-/// eight to a 64-bit take. On `Err` the reader is back where it was.
+/// Reads what [`write_bool_array`] wrote: one take per 56 bools once they
+/// are all in the input, else element by element (failing where that
+/// fails). On `Err` the reader is back where it was.
 ///
-/// Generated code: `#p::read_u8s(__reader, MAX_LEN)?`.
+/// Generated code: `#p::read_bool_array(__reader)?`.
 #[inline]
-pub fn read_u8s<R: BitRead>(reader: &mut R, max_len: usize) -> Result<Vec<u8>, Error> {
+pub fn read_bool_array<R: BitRead, const N: usize>(reader: &mut R) -> Result<[bool; N], Error> {
     reader.rolled_back(|reader| {
-        let len = read_claimed_len::<u8>(reader, max_len, 8)?;
-        let mut values = Vec::with_capacity(len);
-        let mut left = len;
-        while left > 0 {
-            let bytes = left.min(8);
-            let word = reader.take(8 * bytes as u32)?;
-            values.extend_from_slice(&word.to_le_bytes()[..bytes]);
-            left -= bytes;
+        let mut values = [false; N];
+        if reader.remaining() < N {
+            for value in &mut values {
+                *value = reader.read_bool()?;
+            }
+            return Ok(values);
         }
+        let mut slots = values.iter_mut();
+        take_bools(reader, N, |count, word| {
+            for (index, value) in slots.by_ref().take(count).enumerate() {
+                *value = (word >> index) & 1 != 0;
+            }
+        })?;
         Ok(values)
     })
 }
 
-#[cfg(test)]
+/// Reads what [`write_ints`] wrote into any collection made from a `Vec`:
+/// [`read_vec`](super::read_vec)'s checks, then the integers as many to a
+/// take as fit 56 bits. On `Err` the reader is back where it was.
+///
+/// Generated code: `#p::read_ints(__reader, MAX_LEN)?`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_ints<R: BitRead, T: Lane, C: From<Vec<T>>>(reader: &mut R, max_len: usize) -> Result<C, Error> {
+    reader.rolled_back(|reader| {
+        let len = read_claimed_len::<T>(reader, max_len, T::BITS as usize)?;
+        let mut values = Vec::with_capacity(len);
+        take_lanes::<R, T>(reader, len, |count, word| {
+            values.extend((0..count).map(|index| lane::<T>(word, index)))
+        })?;
+        Ok(C::from(values))
+    })
+}
+
+/// Reads what [`write_int_array`] wrote: by words once every element is in
+/// the input, else element by element. On `Err` the reader is back where
+/// it was.
+///
+/// Generated code: `#p::read_int_array(__reader)?`.
+#[inline]
+pub fn read_int_array<R: BitRead, T: Lane, const N: usize>(reader: &mut R) -> Result<[T; N], Error> {
+    reader.rolled_back(|reader| {
+        let mut values = [T::default(); N];
+        if reader.remaining() < N.saturating_mul(T::BITS as usize) {
+            for value in &mut values {
+                *value = T::read_from(reader)?;
+            }
+            return Ok(values);
+        }
+        let mut slots = values.iter_mut();
+        take_lanes::<R, T>(reader, N, |count, word| {
+            for (index, value) in slots.by_ref().take(count).enumerate() {
+                *value = lane(word, index);
+            }
+        })?;
+        Ok(values)
+    })
+}
+
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
     use crate::{BitReader, BitWriter};
+
+    #[test]
+    fn bools_gather_to_their_bits() {
+        for pattern in
+            [0u64, 1, 0x8000_0000_0000_0001, 0x5555_5555_5555_5555, u64::MAX, 0x0123_4567_89AB_CDEF]
+        {
+            for len in 0..=64 {
+                let values: Vec<bool> = (0..len).map(|index| (pattern >> index) & 1 != 0).collect();
+                let mask = if len == 64 { u64::MAX } else { (1 << len) - 1 };
+                assert_eq!(bools_word(&values), pattern & mask, "{pattern:#x} {len}");
+            }
+        }
+    }
 
     #[test]
     fn a_short_buffer_fails_at_the_same_bit_as_element_by_element() {
@@ -121,7 +460,7 @@ mod tests {
             let mut bulk_buf = alloc::vec![0u8; size];
             let mut bulk = BitWriter::new(&mut bulk_buf);
             bulk.write_bits(1, 3).ok();
-            let bulk_error = write_u8s(&mut bulk, &values, 31).unwrap_err();
+            let bulk_error = write_ints(&mut bulk, &values, 31).unwrap_err();
             let mut one_buf = alloc::vec![0u8; size];
             let mut one = BitWriter::new(&mut one_buf);
             one.write_bits(1, 3).ok();
@@ -142,11 +481,11 @@ mod tests {
         let used = writer.finish().unwrap();
         let mut reader = BitReader::new(&buf[..used]);
         reader.read_bits(1).unwrap();
-        let error = read_u8s(&mut reader, 63).unwrap_err();
+        let error = read_ints::<_, u8, Vec<u8>>(&mut reader, 63).unwrap_err();
         assert_eq!((error.kind(), error.bit(), reader.bits_read()), (ErrorKind::UnexpectedEnd, 1, 1));
         let mut reader = BitReader::new(&buf[..used]);
         reader.read_bits(1).unwrap();
-        let error = read_bools(&mut reader, 63).unwrap_err();
+        let error = read_bools::<_, Vec<bool>>(&mut reader, 63).unwrap_err();
         assert_eq!((error.kind(), error.bit(), reader.bits_read()), (ErrorKind::UnexpectedEnd, 1, 1));
     }
 }

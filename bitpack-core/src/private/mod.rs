@@ -69,10 +69,14 @@ pub use collections::{
     ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
     write_text,
 };
-// ... `Vec<bool>` and `Vec<u8>`, the same wire as `write_len` and
-// `read_vec` with their elements, up to 64 bits at a time;
+// ... sequences and arrays of bools and of full-width integers, the same
+// wire as `write_len` and `read_vec` (or `read_array`) with their
+// elements, up to 64 bits at a time (`Lane` and `Halves` are their bounds);
+pub use bulk::{
+    Halves, Lane, read_bool_array, read_int_array, write_bool_array, write_bools, write_int_array, write_ints,
+};
 #[cfg(feature = "alloc")]
-pub use bulk::{read_bools, read_u8s, write_bools, write_u8s};
+pub use bulk::{read_bools, read_ints};
 // ... keyed collections (`keyed::map`, `keyed::sorted_vec`, `KeyField`,
 // `Budget`, `nested_sent`);
 #[cfg(feature = "alloc")]
@@ -98,7 +102,6 @@ pub use crate::change::GroupRecord;
 pub use crate::error::ErrorKind;
 
 mod axes;
-#[cfg(feature = "alloc")]
 mod bulk;
 mod change;
 #[cfg(feature = "alloc")]
@@ -340,7 +343,7 @@ pub fn write_rust_string<W: BitWrite>(writer: &mut W, value: &str, max_len: usiz
 ///
 /// Generated code: `#p::read_rust_string(__reader, MAX_LEN)?`.
 #[cfg(feature = "alloc")]
-#[inline]
+#[inline(always)]
 pub fn read_rust_string(reader: &mut impl BitRead, max_len: usize) -> Result<String, Error> {
     owned_text(reader, max_len, Nul::Allowed)
 }
@@ -350,13 +353,31 @@ pub fn read_rust_string(reader: &mut impl BitRead, max_len: usize) -> Result<Str
 /// On `Err` the reader is back at the length, its budget too.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn owned_text(reader: &mut impl BitRead, max_len: usize, nul: Nul) -> Result<String, Error> {
-    reader.rolled_back(|reader| {
-        let start = text_start(reader, max_len)?;
-        let position = start.position;
-        reader.claim_allocation::<u8>(start.len).map_err(|error| Error::new(error.kind(), position))?;
-        reader.take_bytes(start.len, position, |bytes| checked_text(bytes, nul)).map(String::from)
-    })
+fn owned_text<R: BitRead>(reader: &mut R, max_len: usize, nul: Nul) -> Result<String, Error> {
+    // Put back by hand rather than through `rolled_back`'s closure, which
+    // the compiler kept out of line (a call, and `max_len` not folded).
+    let checkpoint = reader.checkpoint();
+    let text = owned_text_parts(reader, max_len, nul);
+    if text.is_err() {
+        rewind_reader(reader, checkpoint);
+    }
+    text
+}
+
+/// [`owned_text`] without the rollback.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn owned_text_parts<R: BitRead>(reader: &mut R, max_len: usize, nul: Nul) -> Result<String, Error> {
+    let start = text_start(reader, max_len)?;
+    let position = start.position;
+    reader.claim_allocation::<u8>(start.len).map_err(|error| Error::new(error.kind(), position))?;
+    reader.take_bytes(start.len, position, |bytes| checked_text(bytes, nul)).map(String::from)
+}
+
+#[cfg(feature = "alloc")]
+#[cold]
+fn rewind_reader<R: BitRead>(reader: &mut R, checkpoint: R::Checkpoint) {
+    reader.rewind(checkpoint);
 }
 
 /// Arrays whose `[Option<T>; N]` slots take at most this many bytes are

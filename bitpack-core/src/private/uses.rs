@@ -2001,29 +2001,52 @@ fn issue_12_kinds_code_against_a_baseline() {
 }
 
 #[test]
-fn bulk_vecs_write_and_read_as_generated() {
-    struct Flags {
-        flags: alloc::vec::Vec<bool>,
-        payload: alloc::vec::Vec<u8>,
+fn bulk_paths_write_and_read_as_generated() {
+    // What codec/containers.rs and codec/collections.rs emit for sequences
+    // and non-unrolled arrays of bools and full-width integers.
+    struct Bulk {
+        flags: p::Vec<bool>,
+        payload: p::Vec<u8>,
+        items: alloc::collections::VecDeque<i16>,
+        boxed: p::Box<[u64]>,
+        mask: [bool; GRID],
+        cells: [u32; GRID],
     }
-    let value =
-        Flags { flags: alloc::vec![true, false, true], payload: alloc::vec![1, 2, 3, 4, 5, 6, 7, 8, 9] };
-    let mut buf = [0u8; 16];
+    let mut items = alloc::collections::VecDeque::from(alloc::vec![-3, 4]);
+    items.push_front(i16::MIN);
+    let value = Bulk {
+        flags: alloc::vec![true, false, true],
+        payload: alloc::vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
+        items,
+        boxed: alloc::vec![u64::MAX, 7].into_boxed_slice(),
+        mask: [false, true],
+        cells: [5, u32::MAX],
+    };
+    let mut buf = [0u8; 64];
     let mut writer = BitWriter::new(&mut buf);
     let write = |writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
         p::write_bools(writer, &value.flags, 4)?;
-        p::write_u8s(writer, &value.payload, 12)?;
+        p::write_ints(writer, &value.payload, 12)?;
+        p::write_ints(writer, &value.items, 3)?;
+        p::write_ints(writer, &**&value.boxed, 2)?;
+        p::write_bool_array(writer, &value.mask)?;
+        p::write_int_array(writer, &value.cells)?;
         p::Ok(())
     };
     write(&mut writer).unwrap();
-    assert_eq!(writer.bits_written(), 3 + 3 + 4 + 9 * 8);
+    assert_eq!(writer.bits_written(), 3 + 3 + 4 + 9 * 8 + 2 + 3 * 16 + 2 + 2 * 64 + 2 + 2 * 32);
     let used = writer.finish().unwrap();
     let mut reader = BitReader::new(&buf[..used]);
-    let read = |reader: &mut BitReader<'_>| -> p::Result<Flags, p::Error> {
+    let read = |reader: &mut BitReader<'_>| -> p::Result<Bulk, p::Error> {
         let flags = p::read_bools(reader, 4)?;
-        let payload = p::read_u8s(reader, 12)?;
-        p::Ok(Flags { flags, payload })
+        let payload = p::read_ints(reader, 12)?;
+        let items = p::read_ints::<_, _, alloc::collections::VecDeque<i16>>(reader, 3)?;
+        let boxed = p::read_ints::<_, _, p::Box<[u64]>>(reader, 2)?;
+        let mask = p::read_bool_array(reader)?;
+        let cells = p::read_int_array(reader)?;
+        p::Ok(Bulk { flags, payload, items, boxed, mask, cells })
     };
     let read = read(&mut reader).unwrap();
-    assert_eq!((read.flags, read.payload), (value.flags, value.payload));
+    assert_eq!((read.flags, read.payload, read.items), (value.flags, value.payload, value.items));
+    assert_eq!((read.boxed, read.mask, read.cells), (value.boxed, value.mask, value.cells));
 }

@@ -4,7 +4,7 @@
 //! `Arc<[T]>`), `write_map`/`read_map` and `write_set`/`read_set`: each
 //! element's code inline in a closure, as a `Vec`'s is in its loop.
 
-use crate::expand::codec::containers::any_negative;
+use crate::expand::codec::containers::{Bulk, any_negative, bulk};
 use crate::expand::codec::{Codec, codec};
 use crate::expand::names::{Access, Names};
 use crate::expand::runtime;
@@ -52,6 +52,10 @@ impl Codec for Collection<'_> {
         match self {
             Collection::Text { max_len, .. } => quote!(#p::write_text(#writer, #reference, #max_len)?;),
             Collection::Sequence { kind, max_len, element: encoding, .. } => {
+                if let Some(Bulk { write, .. }) = bulk(encoding) {
+                    let items = Self::items(*kind, reference);
+                    return quote!(#p::#write(#writer, #items, #max_len)?;);
+                }
                 let (items, write) =
                     (Self::items(*kind, reference), write_closure(names, encoding, quote!(#element), depth));
                 quote!(#p::write_sequence(#writer, #items, #max_len, #write)?;)
@@ -74,6 +78,9 @@ impl Codec for Collection<'_> {
         match self {
             Collection::Text { ty, max_len } => quote!(#p::read_text::<#ty>(#reader, #max_len)?),
             Collection::Sequence { ty, max_len, element, .. } => {
+                if let Some(Bulk { read, read_params, .. }) = bulk(element) {
+                    return quote!(#p::#read::<#read_params, #ty>(#reader, #max_len)?);
+                }
                 let (min_bits, read) = (codec(element).min_bits(names), read_closure(names, element, depth));
                 quote!(#p::read_sequence::<_, #ty, _>(#reader, #max_len, #min_bits, #read)?)
             }

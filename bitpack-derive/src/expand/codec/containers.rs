@@ -7,7 +7,6 @@ use crate::expand::names::{Access, Names};
 use crate::expand::runtime;
 use crate::expand::tokens::or;
 use crate::ir::encoding::{Array, Boxed, Encoding, Int, Optional, Sequence, Tuple};
-use crate::parse::ty::IntTy;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -38,12 +37,40 @@ fn read_closure(names: &Names, read: TokenStream, depth: usize) -> TokenStream {
     }
 }
 
-/// The runtime's bulk path for a `Vec` of this element, if it has one:
-/// `(write, read)`, the same wire as the element-by-element code.
-fn bulk(element: &Encoding<'_>) -> Option<(TokenStream, TokenStream)> {
+/// The runtime's bulk paths for a sequence or array of this element, if
+/// it has them (bools, and integers at full width): the same wire as the
+/// element-by-element code, up to 64 bits a push or take.
+pub struct Bulk {
+    /// `write_bools` or `write_ints`: the length, then the elements.
+    pub write: TokenStream,
+    /// `read_bools` or `read_ints`, whose last type parameter is the
+    /// collection made from the `Vec`.
+    pub read: TokenStream,
+    /// The type parameters `read` takes before the collection's.
+    pub read_params: TokenStream,
+    /// `write_bool_array` or `write_int_array`: the elements alone.
+    pub write_array: TokenStream,
+    /// `read_bool_array` or `read_int_array`.
+    pub read_array: TokenStream,
+}
+
+/// [`Bulk`] for `element`, if it has a bulk path.
+pub fn bulk(element: &Encoding<'_>) -> Option<Bulk> {
     match element {
-        Encoding::Bool(_) => Some((quote!(write_bools), quote!(read_bools))),
-        Encoding::Int(Int { int: IntTy::U8, range: None, .. }) => Some((quote!(write_u8s), quote!(read_u8s))),
+        Encoding::Bool(_) => Some(Bulk {
+            write: quote!(write_bools),
+            read: quote!(read_bools),
+            read_params: quote!(_),
+            write_array: quote!(write_bool_array),
+            read_array: quote!(read_bool_array),
+        }),
+        Encoding::Int(int @ Int { range: None, .. }) if int.fits_run() => Some(Bulk {
+            write: quote!(write_ints),
+            read: quote!(read_ints),
+            read_params: quote!(_, _),
+            write_array: quote!(write_int_array),
+            read_array: quote!(read_int_array),
+        }),
         _ => None,
     }
 }
@@ -52,7 +79,7 @@ impl Codec for Sequence<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
         let (p, writer, reference, max_len) =
             (&names.runtime, &names.writer, access.reference(), &self.max_len);
-        if let Some((write, _)) = bulk(&self.element) {
+        if let Some(Bulk { write, .. }) = bulk(&self.element) {
             return quote!(#p::#write(#writer, #reference, #max_len)?;);
         }
         let item = names.element(depth);
@@ -69,7 +96,7 @@ impl Codec for Sequence<'_> {
     /// the input, then `len * size_of::<T>()` claimed from the budget.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
-        if let Some((_, read)) = bulk(&self.element) {
+        if let Some(Bulk { read, .. }) = bulk(&self.element) {
             return quote!(#p::#read(#reader, #max_len)?);
         }
         let element = codec(&self.element);
@@ -191,8 +218,20 @@ impl Codec for Boxed<'_> {
     }
 }
 
+impl Array<'_> {
+    /// Its bulk path: for a length the derive does not unroll (a short
+    /// literal one is unrolled, or joins a fused run).
+    fn bulk(&self) -> Option<Bulk> {
+        self.literal_len().is_none().then(|| bulk(&self.element)).flatten()
+    }
+}
+
 impl Codec for Array<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        if let Some(Bulk { write_array, .. }) = self.bulk() {
+            let (p, writer, reference) = (&names.runtime, &names.writer, access.reference());
+            return quote!(#p::#write_array(#writer, #reference)?;);
+        }
         let (reference, item) = (access.reference(), names.element(depth));
         let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
         quote! {
@@ -209,6 +248,9 @@ impl Codec for Array<'_> {
             // expression: no `Option` per slot to fill and unwrap.
             let reads = (0..count).map(|_| element.read(names, depth + 1));
             return quote!([#(#reads),*]);
+        }
+        if let Some(Bulk { read_array, .. }) = self.bulk() {
+            return quote!(#p::#read_array(#reader)?);
         }
         if let Some(ty) = element.own_impl() {
             return quote_spanned!(ty.span()=> #p::read_array(#reader, <#ty as #p::BitPack>::read_from)?);

@@ -1,0 +1,116 @@
+//! Bits gathered into 64-bit words before they reach a sink: a length and
+//! the elements after it, or a string's length, padding and bytes, in one
+//! or two pushes rather than one per value.
+
+use crate::sink::BitSink;
+
+/// Up to 8 values as bytes of a word, the first in the low byte, zero
+/// above them: overlapping fixed-size loads, where a copy of a variable
+/// length into a scratch array is a `memcpy` call.
+#[inline(always)]
+pub(crate) fn short_word<T: Copy>(values: &[T], byte: impl Fn(T) -> u8) -> u64 {
+    let at = |index: usize| u64::from(byte(values[index]));
+    let four = |from: usize| at(from) | at(from + 1) << 8 | at(from + 2) << 16 | at(from + 3) << 24;
+    match values.len() {
+        0 => 0,
+        len @ 1..=3 => at(0) | at(len / 2) << (8 * (len / 2)) | at(len - 1) << (8 * (len - 1)),
+        len @ 4..=8 => four(0) | four(len - 4) << (8 * (len - 4)),
+        _ => more_than_eight(),
+    }
+}
+
+/// `short_word` is only called on at most 8 values.
+#[cold]
+fn more_than_eight() -> u64 {
+    0
+}
+
+/// Bits waiting to be pushed 64 at a time.
+pub(crate) struct Pending {
+    pub(crate) word: u64,
+    /// Fewer than 64.
+    pub(crate) bits: u32,
+}
+
+impl Pending {
+    /// The low `bits` (under 64) bits of `value` waiting (zero above them).
+    #[inline(always)]
+    pub(crate) fn new(value: u64, bits: u32) -> Self {
+        debug_assert!(bits < 64 && value >> bits == 0);
+        Pending { word: value, bits }
+    }
+
+    /// The low `bits` (0..=64) bits of `value` (zero above them) after
+    /// those waiting; a full word is pushed.
+    #[inline(always)]
+    pub(crate) fn put<S: BitSink + ?Sized>(&mut self, sink: &mut S, value: u64, bits: u32) {
+        let total = self.bits + bits;
+        if total < 64 {
+            self.word |= value << self.bits;
+            self.bits = total;
+        } else {
+            sink.push(self.word | value << self.bits, 64);
+            // What did not fit (nothing when none were waiting).
+            self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
+            self.bits = total - 64;
+        }
+    }
+
+    /// Bytes, eight to a word.
+    #[inline(always)]
+    pub(crate) fn put_bytes<S: BitSink + ?Sized>(&mut self, sink: &mut S, bytes: &[u8]) {
+        let (words, rest) = bytes.as_chunks::<8>();
+        for word in words {
+            self.put(sink, u64::from_le_bytes(*word), 64);
+        }
+        if !rest.is_empty() {
+            self.put(sink, short_word(rest, |byte| byte), 8 * rest.len() as u32);
+        }
+    }
+
+    /// Pushes what is left.
+    #[inline(always)]
+    pub(crate) fn finish<S: BitSink + ?Sized>(self, sink: &mut S) {
+        if self.bits > 0 {
+            sink.push(self.word, self.bits);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BitWrite, BitWriter};
+
+    #[test]
+    fn short_words_hold_their_bytes_in_order() {
+        let bytes: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+        for len in 0..=8 {
+            let expected = bytes[..len].iter().rev().fold(0u64, |word, &byte| word << 8 | u64::from(byte));
+            assert_eq!(short_word(&bytes[..len], |byte| byte), expected, "{len}");
+        }
+    }
+
+    #[test]
+    fn pending_bits_are_the_bits_pushed_one_by_one() {
+        let values: [(u64, u32); 7] =
+            [(5, 3), (0x1234_5678_9ABC, 48), (1, 1), (u64::MAX, 64), (0, 13), (7, 3), (9, 60)];
+        let (mut pending_buf, mut one_buf) = ([0u8; 64], [0u8; 64]);
+        let mut pending_writer = BitWriter::new(&mut pending_buf);
+        let mut one_writer = BitWriter::new(&mut one_buf);
+        let mut pending = Pending::new(3, 2);
+        one_writer.write_bits(3, 2).unwrap();
+        for (value, bits) in values {
+            pending.put(&mut pending_writer, value, bits);
+            one_writer.write_bits64(value, bits).unwrap();
+        }
+        pending.put_bytes(&mut pending_writer, b"abcdefghijk");
+        for &byte in b"abcdefghijk" {
+            one_writer.write_u8(byte).unwrap();
+        }
+        pending.finish(&mut pending_writer);
+        assert_eq!(pending_writer.bits_written(), one_writer.bits_written());
+        let (a, b) = (pending_writer.finish().unwrap(), one_writer.finish().unwrap());
+        assert_eq!(pending_buf[..a], one_buf[..b]);
+    }
+}
