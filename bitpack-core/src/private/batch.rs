@@ -25,7 +25,9 @@ use super::write_len;
 use crate::error::Error;
 use crate::pack::BitPack;
 use crate::quantize::{Quantizer, Quantizer64};
+#[cfg(feature = "alloc")]
 use crate::read::BitRead;
+#[cfg(feature = "alloc")]
 use crate::source::BitSource;
 use crate::write::BitWrite;
 
@@ -65,17 +67,75 @@ pub fn read_items<R: BitRead, T: BitPack>(reader: &mut R, max_len: usize) -> Res
     })
 }
 
-/// Where a block's read began: what [`rewind_block`] goes back to.
+/// Writes `items` a block at a time through `write_block`, which returns
+/// `Ok(false)` before writing anything when a lane refused a value (the
+/// block is then written element by element), and the last
+/// `items.len() % BLOCK` element by element.
+///
+/// Generated code (a derived `__write_items`): `#p::write_blocks(__items,
+/// __writer, |__writer, __block| { LANES; if !valid { return Ok(false) };
+/// EACH ELEMENT; Ok(true) })`.
 #[inline(always)]
-pub fn block_start<R: BitRead>(reader: &R) -> <R as BitSource>::Checkpoint {
-    reader.checkpoint()
+pub fn write_blocks<W: BitWrite, T: BitPack>(
+    items: &[T],
+    writer: &mut W,
+    mut write_block: impl FnMut(&mut W, &[T; BLOCK]) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    let (blocks, tail) = items.as_chunks::<BLOCK>();
+    for block in blocks {
+        if !write_block(writer, block)? {
+            T::__write_items(block, writer)?;
+        }
+    }
+    for item in tail {
+        item.write_to(writer)?;
+    }
+    Ok(())
 }
 
-/// Puts the reader back where a block's read began (its allocation budget
-/// too), to read the block again element by element.
+/// Reads `len` elements onto `items` a block at a time through
+/// `read_block`, which pushes the block's elements and returns `Ok(true)`,
+/// or anything else when one of them is refused or not in the input: the
+/// block is then read again element by element (`read_from`) from where it
+/// began (the elements it pushed dropped, the reader and its allocation
+/// budget back), so the error is the one `read_from` gives. The last
+/// `len % BLOCK` are read element by element.
+#[cfg(feature = "alloc")]
 #[inline(always)]
-pub fn rewind_block<R: BitRead>(reader: &mut R, start: <R as BitSource>::Checkpoint) {
+pub fn read_blocks<R: BitRead, T: BitPack>(
+    reader: &mut R,
+    len: usize,
+    items: &mut Vec<T>,
+    mut read_block: impl FnMut(&mut R, &mut Vec<T>) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    for _ in 0..len / BLOCK {
+        let (start, base) = (reader.checkpoint(), items.len());
+        if !matches!(read_block(reader, items), Ok(true)) {
+            read_again(reader, start, items, base)?;
+        }
+    }
+    for _ in 0..len % BLOCK {
+        items.push(T::read_from(reader)?);
+    }
+    Ok(())
+}
+
+/// A refused block read again element by element, from its start.
+#[cfg(feature = "alloc")]
+#[cold]
+#[inline(never)]
+fn read_again<R: BitRead, T: BitPack>(
+    reader: &mut R,
+    start: <R as BitSource>::Checkpoint,
+    items: &mut Vec<T>,
+    base: usize,
+) -> Result<(), Error> {
+    items.truncate(base);
     reader.rewind(start);
+    for _ in 0..BLOCK {
+        items.push(T::read_from(reader)?);
+    }
+    Ok(())
 }
 
 /// The steps `write_compressed_float` writes for each of `values`, as

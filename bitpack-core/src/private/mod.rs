@@ -40,12 +40,12 @@ pub use run::{
 };
 // ... `Vec`s of derived types through `BitPack::__write_items` /
 // `__read_items`, blocks of quantized floats lane by lane;
-#[cfg(feature = "alloc")]
-pub use batch::read_items;
 pub use batch::{
-    BLOCK, block_start, dequantized_lanes, dequantized64_lanes, quantized_lanes, quantized_steps,
-    quantized64_lanes, quantized64_steps, rewind_block, write_items,
+    BLOCK, dequantized_lanes, dequantized64_lanes, quantized_lanes, quantized_steps, quantized64_lanes,
+    quantized64_steps, write_blocks, write_items,
 };
+#[cfg(feature = "alloc")]
+pub use batch::{read_blocks, read_items};
 // ... change groups (`cached_group` and `group_print` in the
 // `write_delta_cached` and `group_prints` a `Sender` calls, and `if_alloc`
 // around those methods, which exist only with `alloc`);
