@@ -84,7 +84,9 @@ pub fn write_blocks<W: BitWrite, T: BitPack>(
     let (blocks, tail) = items.as_chunks::<BLOCK>();
     for block in blocks {
         if !write_block(writer, block)? {
-            T::__write_items(block, writer)?;
+            for item in block {
+                item.write_to(writer)?;
+            }
         }
     }
     for item in tail {
