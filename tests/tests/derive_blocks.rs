@@ -65,6 +65,8 @@ struct Batch {
     elements: Vec<Element>,
     #[bitpack(max_len = 40)]
     points: Vec<Point>,
+    /// An array: written a block at a time too (read element by element).
+    corners: [Point; 11],
 }
 
 /// What the derive wrote for `Batch` before blocks: each `Vec` as its
@@ -79,6 +81,9 @@ fn write_scalar<W: BitWrite>(batch: &Batch, w: &mut W) -> Result<(), Error> {
         for point in &batch.points {
             point.write_to(w)?;
         }
+        for corner in &batch.corners {
+            corner.write_to(w)?;
+        }
         Ok(())
     })
 }
@@ -89,7 +94,8 @@ fn read_scalar<R: BitRead>(r: &mut R) -> Result<Batch, Error> {
     __private::read_atomic(r, |r| {
         let elements = __private::read_vec(r, MAX_LEN, Element::MIN_BITS, Element::read_from)?;
         let points = __private::read_vec(r, MAX_LEN, Point::MIN_BITS, Point::read_from)?;
-        Ok(Batch { elements, points })
+        let corners = __private::read_array(r, Point::read_from)?;
+        Ok(Batch { elements, points, corners })
     })
 }
 
@@ -118,6 +124,7 @@ fn batch(len: usize) -> Batch {
     Batch {
         elements: (0..len).map(element).collect(),
         points: (0..len).map(|i| Point(i as f32, -0.5)).collect(),
+        corners: core::array::from_fn(|i| Point(-(i as f32), 63.99)),
     }
 }
 
@@ -183,7 +190,7 @@ fn a_step_above_the_maximum_in_any_lane_is_refused_where_the_scalar_path_refuses
     for at in 0..17u32 {
         for axis in 0..2 {
             for step in [0, 12_799, 12_800, 12_801, 16_383] {
-                let mut buf = [0u8; 128];
+                let mut buf = [0u8; 160];
                 let mut writer = bitpack::BitWriter::new(&mut buf);
                 writer.write_int(0, 0, 40).unwrap();
                 writer.write_int(17, 0, 40).unwrap();
@@ -192,6 +199,9 @@ fn a_step_above_the_maximum_in_any_lane_is_refused_where_the_scalar_path_refuses
                         let raw = if (index, other) == (at, axis) { step } else { 6_400 + index };
                         writer.write_bits(raw, 14).unwrap();
                     }
+                }
+                for _ in 0..22 {
+                    writer.write_bits(0, 14).unwrap();
                 }
                 let used = writer.finish().unwrap();
                 let bytes = &buf[..used];
@@ -209,7 +219,7 @@ fn an_allocation_budget_is_claimed_as_by_the_scalar_path() {
     let (bytes, _) = outcome(4096, |w| value.write_to(w)).expect("writes");
     let bytes: &'static [u8] = bytes.leak();
     let size = 24 * size_of::<Element>();
-    for limit in [0, size - 1, size, size + 24 * size_of::<Point>()] {
+    for limit in [0, size - 1, size, size + 24 * size_of::<Point>(), usize::MAX] {
         let read = |read: fn(&mut BitReader<'static>) -> Result<Batch, Error>| {
             let mut reader = BitReader::with_limit(bytes, limit);
             let result = read(&mut reader);
@@ -268,12 +278,17 @@ fn batches() -> impl Strategy<Value = Batch> {
     let taken = element(3);
     let element = prop_oneof![3 => Just(taken), 1 => elements()];
     let point = prop_oneof![9 => (-64.0f32..64.0, -64.0f32..64.0), 1 => (float(), float())];
-    (proptest::collection::vec(element, 0..=MAX_LEN), proptest::collection::vec(point, 0..=MAX_LEN)).prop_map(
-        |(elements, points)| Batch {
-            elements,
-            points: points.into_iter().map(|(x, y)| Point(x, y)).collect(),
-        },
-    )
+    let corners = proptest::collection::vec(point.clone(), 11);
+    (proptest::collection::vec(element, 0..=MAX_LEN), proptest::collection::vec(point, 0..=MAX_LEN), corners)
+        .prop_map(|(elements, points, corners)| {
+            let point = |(x, y)| Point(x, y);
+            let corners: Vec<Point> = corners.into_iter().map(point).collect();
+            Batch {
+                elements,
+                points: points.into_iter().map(point).collect(),
+                corners: corners.try_into().expect("11 corners"),
+            }
+        })
 }
 
 proptest! {

@@ -49,8 +49,9 @@ fn bulk(element: &Encoding<'_>) -> Option<(TokenStream, TokenStream)> {
 }
 
 /// A derived (or any named) element type: its `Vec` goes through the
-/// runtime's `write_items` / `read_items`, so that a struct with quantized
-/// fused runs writes and reads it a block at a time (`expand::batch`).
+/// runtime's `write_items` / `read_items` and its array through
+/// `__write_items`, so that a struct with quantized fused runs writes (and
+/// in a `Vec` reads) them a block at a time (`expand::batch`).
 fn items_of<'e>(element: &'e Encoding<'_>) -> Option<&'e syn::Type> {
     match element {
         Encoding::Nested(nested) => Some(nested.ty),
@@ -209,6 +210,10 @@ impl Codec for Boxed<'_> {
 
 impl Codec for Array<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        if let Some(ty) = items_of(&self.element) {
+            let (p, writer, reference) = (&names.runtime, &names.writer, access.reference());
+            return quote_spanned!(ty.span()=> <#ty as #p::BitPack>::__write_items(#reference, #writer)?;);
+        }
         let (reference, item) = (access.reference(), names.element(depth));
         let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
         quote! {
