@@ -102,7 +102,7 @@ fn read_scalar<R: BitRead>(r: &mut R) -> Result<Batch, Error> {
 fn element(index: usize) -> Element {
     let at = index as f32;
     Element {
-        alive: index % 2 == 0,
+        alive: index.is_multiple_of(2),
         small: (index % 7) as i8 - 3,
         wide: u64::MAX - index as u64,
         raw: -at * 1.5,
@@ -111,9 +111,9 @@ fn element(index: usize) -> Element {
         double: core::f64::consts::PI * index as f64,
         precise: -123_456.789_4 + index as f64,
         offsets: [-1000 + index as i32, 999],
-        flags: [true, index % 3 == 0, false],
+        flags: [true, index.is_multiple_of(3), false],
         kind: [Kind::Still, Kind::Moving, Kind::Gone][index % 3],
-        target: (index % 4 != 0).then_some(index as u8),
+        target: (!index.is_multiple_of(4)).then_some(index as u8),
         stick: [at / 40.0, -at / 40.0],
         armor: (index * 3 % 101) as u8,
         cache: 0,
@@ -143,9 +143,12 @@ fn blocks_write_the_scalar_bytes_and_read_them_back() {
     }
 }
 
+/// What is refused, and how to make an element refuse it.
+type Refusal = (&'static str, fn(&mut Element));
+
 #[test]
 fn a_refused_value_in_any_lane_fails_where_the_scalar_path_does() {
-    let refusals: [(&str, fn(&mut Element)); 6] = [
+    let refusals: [Refusal; 6] = [
         ("NaN position", |e| e.position[1] = f32::NAN),
         ("infinite yaw", |e| e.yaw = f32::INFINITY),
         ("NaN double", |e| e.precise = f64::NAN),

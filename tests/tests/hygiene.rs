@@ -381,7 +381,7 @@ fn blocks_of_elements_round_trip_without_the_prelude() {
         id: index % 16,
         at: [f32::from(index) * 0.5 - 8.0, 8.0],
         turn: f64::from(index) / 20.0,
-        extra: (index % 3 == 0).then_some(index),
+        extra: index.is_multiple_of(3).then_some(index),
         cache: 0,
     };
     // 19 elements: two blocks of eight and three one by one.
