@@ -141,8 +141,8 @@ fn read_again<R: BitRead, T: BitPack>(
 }
 
 /// The steps `write_compressed_float` writes for each of `values`, as
-/// [`Quantizer::quantize`] computes them, lane by lane
-/// ([`Quantizer::quantize_lane`]); clears `valid` if
+/// `Quantizer::quantize` computes them, lane by lane
+/// (`Quantizer::quantize_lane`); clears `valid` if
 /// any value is not finite or the declaration is refused (then the steps
 /// are not used).
 #[inline(always)]
@@ -214,7 +214,7 @@ pub fn quantized64_steps(raw: u64, min: f64, max: f64, res: f64, valid: &mut boo
 }
 
 /// The values `read_compressed_float` gives for `steps` (each checked by
-/// [`quantized_steps`]), lane by lane, as [`Quantizer::dequantize`] computes
+/// [`quantized_steps`]), lane by lane, as `Quantizer::dequantize` computes
 /// them.
 #[inline(always)]
 pub fn dequantized_lanes(steps: [u32; BLOCK], min: f32, max: f32, res: f32) -> [f32; BLOCK] {
