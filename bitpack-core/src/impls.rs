@@ -162,12 +162,9 @@ impl<T: BitPack, const N: usize> BitPack for [T; N] {
 
     #[inline(always)]
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        private::write_atomic(writer, |writer| {
-            for value in self {
-                value.write_to(writer)?;
-            }
-            Ok(())
-        })
+        // Element by element, or a block of elements at a time for a
+        // derived `T` with quantized fused runs (`__write_items`).
+        private::write_atomic(writer, |writer| T::__write_items(self, writer))
     }
 
     #[inline(always)]

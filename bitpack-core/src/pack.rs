@@ -54,6 +54,39 @@ pub trait BitPack: Sized {
     /// Reads a value written by [`BitPack::write_to`].
     fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error>;
 
+    /// Not part of the API (generated code only): writes `items` one after
+    /// another, as a derived `Vec` of `Self` does. A derived type whose fused
+    /// runs hold quantized floats overrides it to quantize blocks of
+    /// elements lane by lane; the bits, errors and positions are those of
+    /// [`BitPack::write_to`] on each item in turn.
+    #[doc(hidden)]
+    #[inline]
+    fn __write_items<W: BitWrite>(items: &[Self], writer: &mut W) -> Result<(), Error> {
+        for item in items {
+            item.write_to(writer)?;
+        }
+        Ok(())
+    }
+
+    /// Not part of the API (generated code only): reads `len` values onto
+    /// `items` (which has room for them), as a derived `Vec` of `Self`
+    /// does; overridden as [`BitPack::__write_items`] is, with the results
+    /// of [`BitPack::read_from`] on each in turn. On `Err` the caller rolls
+    /// the reader back.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn __read_items<R: BitRead>(
+        reader: &mut R,
+        len: usize,
+        items: &mut alloc::vec::Vec<Self>,
+    ) -> Result<(), Error> {
+        for _ in 0..len {
+            items.push(Self::read_from(reader)?);
+        }
+        Ok(())
+    }
+
     /// Reads a value into a `Box`, as `Box<Self>::read_from` does: claims
     /// `size_of::<Self>()` from the reader's allocation budget, then moves
     /// the value read into the box. Arrays build their elements on the heap

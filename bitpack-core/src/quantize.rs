@@ -159,6 +159,46 @@ macro_rules! quantizer {
                 let normalized = integer as $float / self.max_integer as $float;
                 Some(normalized * self.delta + self.min)
             }
+
+            /// [`Self::quantize`] for lanes of a block (`__private::quantized_lanes`):
+            /// the same steps, but below 2^23 steps (2^52 for f64) the
+            /// truncating cast is done in float arithmetic, which vectorises
+            /// (the saturating cast does not: one compare-and-select chain a
+            /// lane). For a sum `0 <= s < 2^p` (p = 23, 52: where the float's
+            /// spacing is 1), `r = (s + 2^p) - 2^p` is `s` rounded to an
+            /// integer, `r - (r > s)` its floor (the cast of a non-negative
+            /// value), and `(floor + 2^p)`'s bits less `2^p`'s are that integer.
+            #[inline(always)]
+            pub(crate) fn quantize_lane(&self, value: $float) -> $int {
+                if self.max_integer >= $resolved {
+                    return self.quantize(value);
+                }
+                #[allow(clippy::manual_clamp)]
+                let normalized = ((value - self.min) / self.delta).max(0.0).min(1.0);
+                let top = self.max_integer as $float;
+                let scaled = normalized * top + 0.5;
+                let scaled = if scaled < top { scaled } else { top };
+                let magic = $resolved as $float;
+                let rounded = (scaled + magic) - magic;
+                let floor = if rounded > scaled { rounded - 1.0 } else { rounded };
+                ((floor + magic).to_bits() - magic.to_bits()) as $int
+            }
+
+            /// [`Self::dequantize`] for an `integer` already checked to be at
+            /// most [`Self::max_integer`], with no branch, for lanes of a block
+            /// (`__private::dequantized_lanes`). Below 2^30 steps (2^62 for
+            /// f64) the integer converts through the signed type, the same value
+            /// (one vector instruction where the unsigned conversion is several).
+            #[inline(always)]
+            pub(crate) fn dequantize_unchecked(&self, integer: $int) -> $float {
+                let integer = if self.max_integer < $signed_steps {
+                    integer as $signed as $float
+                } else {
+                    integer as $float
+                };
+                let normalized = integer / self.max_integer as $float;
+                normalized * self.delta + self.min
+            }
         }
     };
 }

@@ -268,6 +268,27 @@ mod shadowed {
         pub cache: u64,
     }
 
+    /// A `Vec` of a struct with quantized run leaves, written and read a
+    /// block of elements at a time (issue 15); generic, with a skipped field.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Moving<T> {
+        #[bits(min = 0, max = 15)]
+        pub id: u8,
+        #[quantize(min = -8.0, max = 8.0, res = 0.5)]
+        pub at: [f32; 2],
+        #[quantize(min = 0.0, max = 1.0, res = 0.001)]
+        pub turn: f64,
+        pub extra: ::core::option::Option<T>,
+        #[bitpack(skip)]
+        pub cache: u64,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Crowd {
+        #[bitpack(max_len = 20)]
+        pub moving: ::std::vec::Vec<Moving<u8>>,
+    }
+
     /// An entry of the keyed collections below, keyed by `id` in a `Vec`.
     #[derive(
         ::bitpack::BitPack,
@@ -316,8 +337,8 @@ mod shadowed {
 
 use ::bitpack::BitPack;
 use shadowed::{
-    Adaptive, AdaptiveCollections, AdaptiveKinds, Arena, Entity, FieldGroups, Generic, Geometry, GroupKinds,
-    Grouped, Inner, Kinds, Named, Never, Single, Token, Tuple, TypeGroup, Unit,
+    Adaptive, AdaptiveCollections, AdaptiveKinds, Arena, Crowd, Entity, FieldGroups, Generic, Geometry,
+    GroupKinds, Grouped, Inner, Kinds, Moving, Named, Never, Single, Token, Tuple, TypeGroup, Unit,
 };
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
@@ -356,6 +377,19 @@ fn every_kind_of_type_round_trips_without_the_prelude() {
     assert_eq!(Unit::MAX_BITS, 0);
     assert_eq!(Single::MAX_BITS, 1);
     assert_eq!(Never::MAX_BITS, 0);
+}
+
+#[test]
+fn blocks_of_elements_round_trip_without_the_prelude() {
+    let moving = |index: u8| Moving {
+        id: index % 16,
+        at: [f32::from(index) * 0.5 - 8.0, 8.0],
+        turn: f64::from(index) / 20.0,
+        extra: index.is_multiple_of(3).then_some(index),
+        cache: 0,
+    };
+    // 19 elements: two blocks of eight and three one by one.
+    round_trip(&Crowd { moving: (0..19).map(moving).collect() });
 }
 
 #[test]

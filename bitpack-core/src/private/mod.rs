@@ -38,6 +38,14 @@ pub use run::{
     RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value, quantized_bits,
     quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, unread_run,
 };
+// ... `Vec`s of derived types through `BitPack::__write_items` /
+// `__read_items`, blocks of quantized floats lane by lane;
+pub use batch::{
+    BLOCK, dequantized_lanes, dequantized64_lanes, quantized_lanes, quantized_steps, quantized64_lanes,
+    quantized64_steps, write_blocks, write_items,
+};
+#[cfg(feature = "alloc")]
+pub use batch::{read_blocks, read_items};
 // ... change groups (`cached_group` and `group_print` in the
 // `write_delta_cached` and `group_prints` a `Sender` calls, and `if_alloc`
 // around those methods, which exist only with `alloc`);
@@ -102,6 +110,7 @@ pub use crate::change::GroupRecord;
 pub use crate::error::ErrorKind;
 
 mod axes;
+mod batch;
 mod bulk;
 mod change;
 #[cfg(feature = "alloc")]

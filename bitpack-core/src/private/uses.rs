@@ -2050,3 +2050,148 @@ fn bulk_paths_write_and_read_as_generated() {
     assert_eq!((read.flags, read.payload, read.items), (value.flags, value.payload, value.items));
     assert_eq!((read.boxed, read.mask, read.cells), (value.boxed, value.mask, value.cells));
 }
+
+/// `#[derive(BitPack)] struct Lanes { #[quantize(min = -1.0, max = 1.0,
+/// res = 0.01)] x: f32, #[quantize(min = -1.0e6, max = 1.0e6, res =
+/// 0.001)] far: f64 }` as `bitpack-derive/src/expand/batch.rs` and `run.rs`
+/// expand its blocks (the single-element bodies left to the default
+/// methods' `write_to` / `read_from`, written here as plain core calls).
+#[derive(Debug, Clone, PartialEq)]
+struct Lanes {
+    x: f32,
+    far: f64,
+}
+
+const LANES_WIDTHS: [u32; 2] =
+    [(p::quantize_bits(-1.0, 1.0, 0.01) as u32), (p::quantize64_bits(-1.0e6, 1.0e6, 0.001) as u32)];
+const LANES_RUN_BITS: usize = p::run_bits(&LANES_WIDTHS);
+
+impl p::BitPack for Lanes {
+    const MAX_BITS: usize = LANES_RUN_BITS;
+    const MIN_BITS: usize = LANES_RUN_BITS;
+    const SCHEMA: u64 = 0;
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(writer, |writer| {
+            p::BitWrite::write_compressed_float(writer, self.x, -1.0, 1.0, 0.01)?;
+            p::BitWrite::write_compressed_double(writer, self.far, -1.0e6, 1.0e6, 0.001)
+        })
+    }
+
+    fn read_from<R: p::BitRead>(reader: &mut R) -> p::Result<Self, p::Error> {
+        p::read_atomic(reader, |reader| {
+            let x = p::BitRead::read_compressed_float(reader, -1.0, 1.0, 0.01)?;
+            let far = p::BitRead::read_compressed_double(reader, -1.0e6, 1.0e6, 0.001)?;
+            p::Ok(Lanes { x, far })
+        })
+    }
+
+    fn __write_items<W: p::BitWrite>(items: &[Self], writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_blocks(items, writer, |writer, block| {
+            let mut lanes_valid = true;
+            let steps0 = p::quantized_lanes(
+                [
+                    block[0].x, block[1].x, block[2].x, block[3].x, block[4].x, block[5].x, block[6].x,
+                    block[7].x,
+                ],
+                -1.0,
+                1.0,
+                0.01,
+                &mut lanes_valid,
+            );
+            let steps1 = p::quantized64_lanes(
+                core::array::from_fn(|lane| block[lane].far),
+                -1.0e6,
+                1.0e6,
+                0.001,
+                &mut lanes_valid,
+            );
+            if !lanes_valid {
+                return p::Ok(false);
+            }
+            for lane in 0..8 {
+                let item = &block[lane];
+                p::write_atomic(writer, |writer| {
+                    let valid = true;
+                    let value0 = u64::from(steps0[lane]);
+                    let value1 = steps1[lane];
+                    if valid && p::run_fits(writer, LANES_RUN_BITS) {
+                        let mut run = p::RunWriter::new();
+                        run.put(writer, value0, LANES_WIDTHS[0]);
+                        run.put(writer, value1, LANES_WIDTHS[1]);
+                        run.finish(writer);
+                    } else {
+                        p::BitWrite::write_compressed_float(writer, item.x, -1.0, 1.0, 0.01)?;
+                        p::BitWrite::write_compressed_double(writer, item.far, -1.0e6, 1.0e6, 0.001)?;
+                    }
+                    p::Ok(())
+                })?;
+            }
+            p::Ok(true)
+        })
+    }
+
+    fn __read_items<R: p::BitRead>(
+        reader: &mut R,
+        len: usize,
+        items: &mut p::Vec<Self>,
+    ) -> p::Result<(), p::Error> {
+        p::read_blocks(reader, len, items, |reader, items| {
+            let mut valid = true;
+            let mut steps0 = [0u32; 8];
+            let mut steps1 = [0u64; 8];
+            let mut elements = [const { Lanes { x: 0.0, far: 0.0 } }; 8];
+            for (lane, element) in elements.iter_mut().enumerate() {
+                if !p::run_remains(reader, LANES_RUN_BITS) {
+                    return p::Ok(false);
+                }
+                let mut run = p::RunReader::new(LANES_RUN_BITS);
+                steps0[lane] =
+                    p::quantized_steps(run.get(reader, LANES_WIDTHS[0]), -1.0, 1.0, 0.01, &mut valid);
+                steps1[lane] =
+                    p::quantized64_steps(run.get(reader, LANES_WIDTHS[1]), -1.0e6, 1.0e6, 0.001, &mut valid);
+                *element = Lanes { x: 0.0, far: 0.0 };
+            }
+            if !valid {
+                return p::Ok(false);
+            }
+            let values0 = p::dequantized_lanes(steps0, -1.0, 1.0, 0.01);
+            let values1 = p::dequantized64_lanes(steps1, -1.0e6, 1.0e6, 0.001);
+            for (lane, element) in elements.iter_mut().enumerate() {
+                element.x = values0[lane];
+                element.far = values1[lane];
+            }
+            <p::Vec<Self> as core::iter::Extend<Self>>::extend(items, elements);
+            p::Ok(true)
+        })
+    }
+}
+
+#[test]
+fn blocks_write_and_read_as_generated() {
+    assert_eq!(p::BLOCK, 8);
+    let items: alloc::vec::Vec<Lanes> =
+        (0..19).map(|i| Lanes { x: i as f32 / 19.0 - 0.5, far: i as f64 * 1000.5 - 7.0 }).collect();
+    let mut buf = [0u8; 256];
+    let mut writer = BitWriter::new(&mut buf);
+    p::write_items(&mut writer, &items, 20).unwrap();
+    let bits = writer.bits_written();
+    let used = writer.finish().unwrap();
+    // The same bits as the length, then each element's `write_to`.
+    let mut one_by_one = [0u8; 256];
+    let mut writer = BitWriter::new(&mut one_by_one);
+    p::write_len(&mut writer, items.len(), 20).unwrap();
+    items.iter().for_each(|item| p::BitPack::write_to(item, &mut writer).unwrap());
+    assert_eq!((writer.bits_written(), writer.finish().unwrap()), (bits, used));
+    assert_eq!(buf[..used], one_by_one[..used]);
+    let back: alloc::vec::Vec<Lanes> = p::read_items(&mut BitReader::new(&buf[..used]), 20).unwrap();
+    let one_by_one =
+        p::read_vec(&mut BitReader::new(&buf[..used]), 20, LANES_RUN_BITS, Lanes::read_from).unwrap();
+    assert_eq!(back, one_by_one);
+    // A NaN in a block: written element by element, refused at its bit.
+    let mut refused = items.clone();
+    refused[9].x = f32::NAN;
+    let mut writer = BitWriter::new(&mut buf);
+    let error = p::write_items(&mut writer, &refused, 20).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::NonFiniteFloat, 5 + 9 * LANES_RUN_BITS));
+}

@@ -140,8 +140,21 @@ impl BitSink for BitWriter<'_> {
         if bits <= 32 {
             self.push32(value, bits);
         } else {
-            self.push32(value & 0xFFFF_FFFF, 32);
-            self.push32(value >> 32, bits - 32);
+            // A u128 scratch for one push: up to 96 bits, two words stored at once.
+            let wide = u128::from(self.scratch) | (u128::from(value) << self.scratch_bits);
+            let total = self.scratch_bits + bits;
+            if total >= 64 {
+                if let Some(words) = self.buf.get_mut(self.word_index..self.word_index + 8) {
+                    words.copy_from_slice(&(wide as u64).to_le_bytes());
+                }
+                self.word_index += 8;
+                self.scratch = (wide >> 64) as u64;
+                self.scratch_bits = total - 64;
+            } else {
+                self.scratch = wide as u64;
+                self.scratch_bits = total;
+                self.flush_word();
+            }
         }
     }
 
@@ -175,6 +188,38 @@ impl BitSink for BitWriter<'_> {
         // ...and start the next word with what is left.
         for &byte in &rest[whole..] {
             self.push32(u64::from(byte), 8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A push of 33 to 64 bits (through the u128 scratch) lands as the same
+    /// bits pushed as two halves of at most 32, from every offset in the word,
+    /// up to the buffer's last byte.
+    #[test]
+    fn wide_pushes_match_two_narrow_ones() {
+        let value = 0xDEAD_BEEF_F00D_CAFE_u64;
+        for offset in 0..32 {
+            for bits in 33..=64 {
+                let value = value & crate::bits::low_mask(bits);
+                let len = (offset + bits as usize).div_ceil(8);
+                let (mut wide, mut narrow) = ([0u8; 12], [0u8; 12]);
+                let (wide, narrow) = (&mut wide[..len], &mut narrow[..len]);
+                let mut writer = BitWriter::new(wide);
+                writer.push(0x5555_5555 & crate::bits::low_mask(offset as u32), offset as u32);
+                writer.push(value, bits);
+                assert_eq!(writer.position(), offset + bits as usize);
+                let wide_len = writer.finish().unwrap();
+                let mut writer = BitWriter::new(narrow);
+                writer.push(0x5555_5555 & crate::bits::low_mask(offset as u32), offset as u32);
+                writer.push(value & 0xFFFF_FFFF, 32);
+                writer.push(value >> 32, bits - 32);
+                let narrow_len = writer.finish().unwrap();
+                assert_eq!((narrow_len, &narrow[..]), (wide_len, &wide[..]), "{offset} + {bits}");
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 use crate::expand::items;
 use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
+use crate::ir::items::Item;
 use crate::ir::{Fields, Variant};
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
@@ -119,6 +120,15 @@ fn sizes(names: &Names, fields: &Fields<'_>) -> (TokenStream, TokenStream, Token
 /// Statements binding every field's local: the items in order, a skipped
 /// field's `Default` where it stands.
 fn reads(names: &Names, fields: &Fields<'_>) -> Vec<TokenStream> {
+    reads_with(names, fields, &|item| items::read(names, &fields.fields, item))
+}
+
+/// [`reads`], each item's statements from `read_item`.
+pub fn reads_with(
+    names: &Names,
+    fields: &Fields<'_>,
+    read_item: &dyn Fn(&Item) -> TokenStream,
+) -> Vec<TokenStream> {
     let mut skipped =
         fields.fields.iter().enumerate().filter(|(_, field)| field.encoding.is_none()).peekable();
     let mut reads = Vec::new();
@@ -130,7 +140,7 @@ fn reads(names: &Names, fields: &Fields<'_>) -> Vec<TokenStream> {
         while let Some(field) = skipped.next_if(|(position, _)| Some(*position) < item.first()) {
             reads.push(default(field));
         }
-        reads.push(items::read(names, &fields.fields, item));
+        reads.push(read_item(item));
     }
     reads.extend(skipped.map(default));
     reads

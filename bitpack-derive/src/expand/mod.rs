@@ -9,6 +9,7 @@
 //! emitter serves the writer and the measuring counter alike.
 
 mod atomic;
+mod batch;
 mod body;
 mod change_groups;
 mod checks;
@@ -74,6 +75,11 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         _ => None,
     };
     let key_field = key_field::expand(&names, plan);
+    // A `Vec` of a struct with quantized run leaves, a block at a time.
+    let blocks = match &plan.body {
+        Body::Struct(fields) if atomic => batch::items(&names, fields),
+        _ => TokenStream::new(),
+    };
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
     let inline = match &plan.body {
@@ -104,6 +110,8 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                 ) -> #p::Result<Self, #p::Error> {
                     #read_body
                 }
+
+                #blocks
             }
             #scope
             #force_check

@@ -56,6 +56,15 @@ pub struct Names {
     pub prints: Ident,
     /// The bit a delta group's flag is read at.
     pub flag: Ident,
+    /// Blocks of a `Vec`'s elements (`expand::batch`): the elements, a
+    /// block of them, a lane, the element at it, how many to read, and
+    /// whether every lane's value is taken.
+    pub items: Ident,
+    pub block: Ident,
+    pub lane: Ident,
+    pub item_at_lane: Ident,
+    pub len: Ident,
+    pub lanes_valid: Ident,
 }
 
 fn local(name: &str) -> Ident {
@@ -91,6 +100,12 @@ impl Names {
             baseline_prints: local("__baseline_prints"),
             prints: local("__prints"),
             flag: local("__flag"),
+            items: local("__items"),
+            block: local("__block"),
+            lane: local("__lane"),
+            item_at_lane: local("__item"),
+            len: local("__len"),
+            lanes_valid: local("__lanes_valid"),
         }
     }
 
@@ -119,6 +134,21 @@ impl Names {
     /// vector, a quaternion).
     pub fn parts(&self, index: usize) -> Ident {
         format_ident!("__parts{}", index)
+    }
+
+    /// A block's `index`th leaf computed lane by lane: its steps, and (read)
+    /// its values.
+    pub fn steps(&self, index: usize) -> Ident {
+        format_ident!("__steps{}", index)
+    }
+
+    pub fn lane_values(&self, index: usize) -> Ident {
+        format_ident!("__lane_values{}", index)
+    }
+
+    /// The element read at lane `lane` of a block.
+    pub fn block_element(&self, lane: usize) -> Ident {
+        format_ident!("__element_at{}", lane)
     }
 
     /// The `index`th change-group item's decoded changes.

@@ -4,7 +4,7 @@
 //! for a refused value or a short buffer, so errors and positions are
 //! exactly those of separate writes and reads.
 
-use crate::expand::codec::{RunLeaf, RunParts, codec};
+use crate::expand::codec::{LaneLeaf, RunLeaf, RunParts, codec};
 use crate::expand::names::{Access, Names};
 use crate::ir::encoding::Encoding;
 use proc_macro2::{Literal, TokenStream};
@@ -39,6 +39,46 @@ fn leaves<'e>(encodings: impl Iterator<Item = &'e Encoding<'e>>) -> Option<Vec<F
         .collect()
 }
 
+/// A leaf of a run that a block computes lane by lane (see `expand::batch`).
+pub struct RunLane<'e> {
+    /// Its index among the run's leaves.
+    pub leaf: usize,
+    /// The field of the run it belongs to, and its index in that field's array.
+    pub field: usize,
+    pub index: Option<usize>,
+    pub lane: &'e dyn LaneLeaf,
+}
+
+/// The leaves of the run of `encodings` that a block computes lane by
+/// lane (none if the fields are not a run after all).
+pub fn lanes<'e>(names: &Names, encodings: impl Iterator<Item = &'e Encoding<'e>>) -> Vec<RunLane<'e>> {
+    let Some(fields) = leaves(encodings) else { return Vec::new() };
+    let mut lanes = Vec::new();
+    let mut leaf = 0;
+    for (field, leaves) in fields.iter().enumerate() {
+        match leaves {
+            FieldLeaves::Scalars { leaf: scalar, array_len } => {
+                for index in 0..array_len.unwrap_or(1) {
+                    if let Some(lane) = scalar.lane() {
+                        lanes.push(RunLane { leaf, field, index: array_len.map(|_| index), lane });
+                    }
+                    leaf += 1;
+                }
+            }
+            FieldLeaves::Parts(parts) => leaf += parts.widths(names).len(),
+        }
+    }
+    lanes
+}
+
+/// A run's code inside a block of elements (see `expand::batch`): the
+/// lane being written or read, and for each leaf computed lane by lane
+/// (by its index among the run's leaves) the array of the block's steps.
+pub struct InBlock<'a> {
+    pub lane: &'a Ident,
+    pub steps: &'a dyn Fn(usize) -> Option<Ident>,
+}
+
 fn widths(names: &Names, fields: &[FieldLeaves<'_>]) -> Vec<TokenStream> {
     fields
         .iter()
@@ -54,6 +94,16 @@ fn widths(names: &Names, fields: &[FieldLeaves<'_>]) -> Vec<TokenStream> {
 /// The fields at `written` (where each is and how it is encoded) as one write,
 /// falling back to their own writes.
 pub fn write(names: &Names, written: &[(Access, &Encoding<'_>)]) -> TokenStream {
+    write_in(names, written, None)
+}
+
+/// [`write`], in a block: the leaves computed lane by lane take this lane's
+/// steps from the block's arrays (which were checked before).
+pub fn write_in(
+    names: &Names,
+    written: &[(Access, &Encoding<'_>)],
+    block: Option<&InBlock<'_>>,
+) -> TokenStream {
     let fallback = written.iter().map(|(access, encoding)| codec(encoding).write(names, access, 0));
     let Some(fields) = leaves(written.iter().map(|(_, encoding)| *encoding)) else {
         return quote!(#(#fallback)*);
@@ -64,26 +114,36 @@ pub fn write(names: &Names, written: &[(Access, &Encoding<'_>)]) -> TokenStream 
     let mut lets = Vec::new();
     let mut locals: Vec<Ident> = Vec::new();
     let mut next_local = || {
-        let local = names.value(locals.len());
+        let (index, local) = (locals.len(), names.value(locals.len()));
         locals.push(local.clone());
-        local
+        (index, local)
+    };
+    // A leaf's bits: this lane's steps in a block, else from its value.
+    let bits = |index: usize, leaf: &dyn RunLeaf, value: TokenStream| {
+        let in_block = block.and_then(|block| Some((block.lane, (block.steps)(index)?, leaf.lane()?)));
+        match in_block {
+            Some((lane, steps, lane_leaf)) => lane_leaf.bits(quote!(#steps[#lane])),
+            None => leaf.bits(names, value),
+        }
     };
     for ((access, _), field) in written.iter().zip(&fields) {
         match field {
             FieldLeaves::Scalars { leaf, array_len: None } => {
-                let (local, bits) = (next_local(), leaf.bits(names, access.value()));
+                let (index, local) = next_local();
+                let bits = bits(index, *leaf, access.value());
                 lets.push(quote!(let #local = #bits;));
             }
             FieldLeaves::Scalars { leaf, array_len: Some(len) } => {
                 let array = access.reference();
                 for index in 0..*len {
                     let index = Literal::usize_unsuffixed(index);
-                    let (local, bits) = (next_local(), leaf.bits(names, quote!((#array)[#index])));
+                    let (leaf_index, local) = next_local();
+                    let bits = bits(leaf_index, *leaf, quote!((#array)[#index]));
                     lets.push(quote!(let #local = #bits;));
                 }
             }
             FieldLeaves::Parts(parts) => {
-                let parts_locals: Vec<Ident> = parts.widths(names).iter().map(|_| next_local()).collect();
+                let parts_locals: Vec<Ident> = parts.widths(names).iter().map(|_| next_local().1).collect();
                 let bits = parts.bits(names, access.reference());
                 lets.push(quote!(let [#(#parts_locals),*] = #bits;));
             }
@@ -115,12 +175,21 @@ pub fn write(names: &Names, written: &[(Access, &Encoding<'_>)]) -> TokenStream 
 /// The fields `read` (how each is encoded, and the local it binds) as one
 /// read binding those locals, falling back to their own reads.
 pub fn read(names: &Names, read: &[(&Encoding<'_>, Ident)]) -> TokenStream {
+    read_in(names, read, None)
+}
+
+/// [`read`], in a block: the leaves computed lane by lane store their steps
+/// in this lane of the block's arrays and bind a placeholder (the block
+/// sets the values once every lane is read); every value check clears the
+/// block's `names.valid`, and a run that is not in the input ends the
+/// block's read (`Ok(false)`: it is read again element by element).
+pub fn read_in(names: &Names, read: &[(&Encoding<'_>, Ident)], block: Option<&InBlock<'_>>) -> TokenStream {
     let bindings = read.iter().map(|(_, local)| local);
     let fallback = read.iter().map(|(encoding, _)| codec(encoding).read(names, 0));
     let Some(fields) = leaves(read.iter().map(|(encoding, _)| *encoding)) else {
         return quote!(let (#(#bindings,)*) = (#(#fallback,)*););
     };
-    let (p, reader, widths_name, bits_name, valid, run, block) = (
+    let (p, reader, widths_name, bits_name, valid, run, run_block) = (
         &names.runtime,
         &names.reader,
         &names.widths,
@@ -139,9 +208,18 @@ pub fn read(names: &Names, read: &[(&Encoding<'_>, Ident)]) -> TokenStream {
             let local = names.leaf(raw_index);
             let index = Literal::usize_unsuffixed(raw_index);
             let raw = quote!(#run.get(#reader, #widths_name[#index]));
-            let value = match leaf {
-                Some(leaf) => leaf.value(names, raw),
-                None => raw,
+            let in_block =
+                block.and_then(|block| Some((block.lane, (block.steps)(raw_index)?, leaf?.lane()?)));
+            let value = match (leaf, in_block) {
+                (_, Some((lane, steps, lane_leaf))) => {
+                    let steps_value = lane_leaf.steps(names, raw);
+                    quote!({
+                        #steps[#lane] = #steps_value;
+                        0.0
+                    })
+                }
+                (Some(leaf), None) => leaf.value(names, raw),
+                (None, None) => raw,
             };
             leaves.push(quote!(let #local = #value;));
             raw_index += 1;
@@ -166,8 +244,22 @@ pub fn read(names: &Names, read: &[(&Encoding<'_>, Ident)]) -> TokenStream {
             }
         });
     }
+    if block.is_some() {
+        return quote! {
+            let (#(#bindings,)*) = {
+                const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
+                const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
+                if !#p::run_remains(#reader, #bits_name) {
+                    return #p::Ok(false);
+                }
+                let mut #run = #p::RunReader::new(#bits_name);
+                #(#leaves)*
+                (#(#values,)*)
+            };
+        };
+    }
     quote! {
-        let (#(#bindings,)*) = #block: {
+        let (#(#bindings,)*) = #run_block: {
             const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
             const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
             if #p::run_remains(#reader, #bits_name) {
@@ -175,7 +267,7 @@ pub fn read(names: &Names, read: &[(&Encoding<'_>, Ident)]) -> TokenStream {
                 let mut #valid = true;
                 #(#leaves)*
                 if #valid {
-                    break #block (#(#values,)*);
+                    break #run_block (#(#values,)*);
                 }
                 #p::unread_run(#reader, #bits_name);
             }

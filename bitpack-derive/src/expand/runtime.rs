@@ -96,6 +96,11 @@ pub enum FloatItem {
     /// A quantized value in and out of a fused run.
     QuantizedRunBits,
     QuantizedRunValue,
+    /// A block's quantized floats lane by lane: into steps, a run's raw
+    /// bits checked as steps, and steps into values.
+    QuantizedLanes,
+    QuantizedSteps,
+    DequantizedLanes,
     /// A plain float's IEEE bits in and out of a fused run.
     RawRunBits,
     RawRunValue,
@@ -126,6 +131,12 @@ pub fn float(p: &Runtime, float: FloatTy, item: FloatItem) -> TokenStream {
         QuantizedRunBits => quote!(#p::quantized64_bits),
         QuantizedRunValue if f32 => quote!(#p::quantized_value),
         QuantizedRunValue => quote!(#p::quantized64_value),
+        QuantizedLanes if f32 => quote!(#p::quantized_lanes),
+        QuantizedLanes => quote!(#p::quantized64_lanes),
+        QuantizedSteps if f32 => quote!(#p::quantized_steps),
+        QuantizedSteps => quote!(#p::quantized64_steps),
+        DequantizedLanes if f32 => quote!(#p::dequantized_lanes),
+        DequantizedLanes => quote!(#p::dequantized64_lanes),
         RawRunBits if f32 => quote!(#p::f32_bits),
         RawRunBits => quote!(#p::f64_bits),
         RawRunValue if f32 => quote!(#p::f32_value),

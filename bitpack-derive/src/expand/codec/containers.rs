@@ -75,12 +75,26 @@ pub fn bulk(element: &Encoding<'_>) -> Option<Bulk> {
     }
 }
 
+/// A derived (or any named) element type: its `Vec` goes through the
+/// runtime's `write_items` / `read_items` and its array through
+/// `__write_items`, so that a struct with quantized fused runs writes (and
+/// in a `Vec` reads) them a block at a time (`expand::batch`).
+fn items_of<'e>(element: &'e Encoding<'_>) -> Option<&'e syn::Type> {
+    match element {
+        Encoding::Nested(nested) => Some(nested.ty),
+        _ => None,
+    }
+}
+
 impl Codec for Sequence<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
         let (p, writer, reference, max_len) =
             (&names.runtime, &names.writer, access.reference(), &self.max_len);
         if let Some(Bulk { write, .. }) = bulk(&self.element) {
             return quote!(#p::#write(#writer, #reference, #max_len)?;);
+        }
+        if let Some(ty) = items_of(&self.element) {
+            return quote_spanned!(ty.span()=> #p::write_items::<_, #ty>(#writer, #reference, #max_len)?;);
         }
         let item = names.element(depth);
         let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
@@ -98,6 +112,9 @@ impl Codec for Sequence<'_> {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
         if let Some(Bulk { read, .. }) = bulk(&self.element) {
             return quote!(#p::#read(#reader, #max_len)?);
+        }
+        if let Some(ty) = items_of(&self.element) {
+            return quote_spanned!(ty.span()=> #p::read_items::<_, #ty>(#reader, #max_len)?);
         }
         let element = codec(&self.element);
         let min_element_bits = element.min_bits(names);
@@ -228,11 +245,14 @@ impl Array<'_> {
 
 impl Codec for Array<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
+        let (p, writer, reference) = (&names.runtime, &names.writer, access.reference());
         if let Some(Bulk { write_array, .. }) = self.bulk() {
-            let (p, writer, reference) = (&names.runtime, &names.writer, access.reference());
             return quote!(#p::#write_array(#writer, #reference)?;);
         }
-        let (reference, item) = (access.reference(), names.element(depth));
+        if let Some(ty) = items_of(&self.element) {
+            return quote_spanned!(ty.span()=> <#ty as #p::BitPack>::__write_items(#reference, #writer)?;);
+        }
+        let item = names.element(depth);
         let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
         quote! {
             for #item in #reference {

@@ -2,7 +2,7 @@
 //! `#[quantize(min, max, res)]` (the reference's compressed float, in f64
 //! for an `f64`), as fields, run leaves and relative values.
 
-use crate::expand::codec::{Codec, RelativeCoding, RunLeaf, nested};
+use crate::expand::codec::{Codec, LaneLeaf, RelativeCoding, RunLeaf, nested};
 use crate::expand::names::{Access, Names};
 use crate::expand::problem::{Problem, problem_check};
 use crate::expand::runtime::{self, FloatItem};
@@ -11,7 +11,7 @@ use crate::ir::encoding::Float;
 use crate::parse::ty::FloatTy;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::Type;
+use syn::{Ident, Type};
 
 impl Float<'_> {
     fn item(&self, names: &Names, item: FloatItem) -> TokenStream {
@@ -111,6 +111,47 @@ impl RunLeaf for Float<'_> {
         };
         let (value, valid) = (self.item(names, FloatItem::QuantizedRunValue), &names.valid);
         quote!(#value(#raw, #min, #max, #res, &mut #valid))
+    }
+
+    fn lane(&self) -> Option<&dyn LaneLeaf> {
+        self.steps.as_ref().map(|_| self as &dyn LaneLeaf)
+    }
+}
+
+/// Quantized floats only (`RunLeaf::lane` is `None` for plain ones).
+impl LaneLeaf for Float<'_> {
+    fn lanes(&self, names: &Names, values: TokenStream, valid: &Ident) -> TokenStream {
+        let Some(Steps { min, max, res }) = &self.steps else { return TokenStream::new() };
+        let lanes = self.item(names, FloatItem::QuantizedLanes);
+        quote!(#lanes(#values, #min, #max, #res, &mut #valid))
+    }
+
+    fn bits(&self, steps: TokenStream) -> TokenStream {
+        match self.float {
+            FloatTy::F32 => {
+                quote!(<::core::primitive::u64 as ::core::convert::From<::core::primitive::u32>>::from(#steps))
+            }
+            FloatTy::F64 => steps,
+        }
+    }
+
+    fn steps(&self, names: &Names, raw: TokenStream) -> TokenStream {
+        let Some(Steps { min, max, res }) = &self.steps else { return TokenStream::new() };
+        let (steps, valid) = (self.item(names, FloatItem::QuantizedSteps), &names.valid);
+        quote!(#steps(#raw, #min, #max, #res, &mut #valid))
+    }
+
+    fn no_steps(&self) -> TokenStream {
+        match self.float {
+            FloatTy::F32 => quote!([0u32; 8]),
+            FloatTy::F64 => quote!([0u64; 8]),
+        }
+    }
+
+    fn values(&self, names: &Names, steps: TokenStream) -> TokenStream {
+        let Some(Steps { min, max, res }) = &self.steps else { return TokenStream::new() };
+        let values = self.item(names, FloatItem::DequantizedLanes);
+        quote!(#values(#steps, #min, #max, #res))
     }
 }
 

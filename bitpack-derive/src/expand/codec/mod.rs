@@ -89,6 +89,28 @@ pub trait RunLeaf {
     fn bits(&self, names: &Names, value: TokenStream) -> TokenStream;
     /// The value read back from `raw`, clearing `names.valid` if it is out of range.
     fn value(&self, names: &Names, raw: TokenStream) -> TokenStream;
+    /// As a lane of a block of elements (quantized floats), if a block
+    /// computes it lane by lane rather than element by element.
+    fn lane(&self) -> Option<&dyn LaneLeaf> {
+        None
+    }
+}
+
+/// A run leaf a block of `__private::BLOCK` elements computes lane by lane
+/// (see `expand::batch`): its steps into the run, its values out of it.
+pub trait LaneLeaf {
+    /// The `[u32 or u64; BLOCK]` of steps for `values` (`[f32 or f64; BLOCK]`),
+    /// clearing `valid` if one is refused.
+    fn lanes(&self, names: &Names, values: TokenStream, valid: &Ident) -> TokenStream;
+    /// The `u64` that goes into the run for one lane's `steps`.
+    fn bits(&self, steps: TokenStream) -> TokenStream;
+    /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, clearing
+    /// `names.valid` if they are refused.
+    fn steps(&self, names: &Names, raw: TokenStream) -> TokenStream;
+    /// An array of `BLOCK` steps, all zero.
+    fn no_steps(&self) -> TokenStream;
+    /// The `[f32 or f64; BLOCK]` values of `steps` (each checked by `steps`).
+    fn values(&self, names: &Names, steps: TokenStream) -> TokenStream;
 }
 
 /// A value that is several fixed-width scalars of a fused run (a vector's

@@ -1,0 +1,339 @@
+//! Batched quantization (issue 15): a derived `Vec` of a type whose fused
+//! runs hold quantized floats writes and reads its elements in blocks of
+//! [`BLOCK`], each float field of the block quantized (or dequantized) lane
+//! by lane in one plain loop over a fixed array, which the compiler turns
+//! into vector instructions. Each element's bits are then packed (or taken)
+//! by the same fused-run code as a single element's, so the wire is the
+//! same bits in the same order.
+//!
+//! The arithmetic is [`Quantizer`]'s, step for step (the same f32 or f64
+//! operations in the same order, nothing fused), so every lane gives what
+//! the scalar path gives. A block with any value refused (a non-finite
+//! float; on read, a step above the maximum, a short input, any other
+//! refusal) is done again element by element by the element's own
+//! `write_to` / `read_from`, from where the block began, so every error
+//! names the same bit and leaves the same position as before.
+//!
+//! The derive reaches these through [`BitPack`]'s hidden `__write_items` /
+//! `__read_items`, which a derived type overrides and every other type
+//! keeps as a loop over its elements.
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use super::write_len;
+use crate::error::Error;
+use crate::pack::BitPack;
+use crate::quantize::{Quantizer, Quantizer64};
+#[cfg(feature = "alloc")]
+use crate::read::BitRead;
+#[cfg(feature = "alloc")]
+use crate::source::BitSource;
+use crate::write::BitWrite;
+
+/// Elements per block: eight f32 lanes are two SSE (one AVX) vectors.
+pub const BLOCK: usize = 8;
+
+/// Writes a `Vec` (or slice) of `T` as [`write_len`] then the elements,
+/// through `T`'s `__write_items` (blocks for a derived type with quantized
+/// fused runs, one by one otherwise).
+///
+/// Generated code: `#p::write_items::<_, T>(__writer, &self.field, MAX_LEN)?;`
+#[inline]
+pub fn write_items<W: BitWrite, T: BitPack>(
+    writer: &mut W,
+    items: &[T],
+    max_len: usize,
+) -> Result<(), Error> {
+    write_len(writer, items.len(), max_len)?;
+    T::__write_items(items, writer)
+}
+
+/// Reads what [`write_items`] wrote, as [`read_vec`](super::read_vec) does
+/// (the length refused unless `len` elements of `T::MIN_BITS` can be in the
+/// input, `len * size_of::<T>()` claimed first, the reader back where it was
+/// on `Err`), the elements through `T`'s `__read_items`.
+///
+/// Generated code: `#p::read_items::<_, T>(__reader, MAX_LEN)?`
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn read_items<R: BitRead, T: BitPack>(reader: &mut R, max_len: usize) -> Result<Vec<T>, Error> {
+    use crate::source::SourceExt;
+    reader.rolled_back(|reader| {
+        let len = super::read_claimed_len::<T>(reader, max_len, T::MIN_BITS)?;
+        let mut items = Vec::with_capacity(len);
+        T::__read_items(reader, len, &mut items)?;
+        Ok(items)
+    })
+}
+
+/// Writes `items` a block at a time through `write_block`, which returns
+/// `Ok(false)` before writing anything when a lane refused a value (the
+/// block is then written element by element), and the last
+/// `items.len() % BLOCK` element by element.
+///
+/// Generated code (a derived `__write_items`): `#p::write_blocks(__items,
+/// __writer, |__writer, __block| { LANES; if !valid { return Ok(false) };
+/// EACH ELEMENT; Ok(true) })`.
+#[inline(always)]
+pub fn write_blocks<W: BitWrite, T: BitPack>(
+    items: &[T],
+    writer: &mut W,
+    mut write_block: impl FnMut(&mut W, &[T; BLOCK]) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    let (blocks, tail) = items.as_chunks::<BLOCK>();
+    for block in blocks {
+        if !write_block(writer, block)? {
+            for item in block {
+                item.write_to(writer)?;
+            }
+        }
+    }
+    for item in tail {
+        item.write_to(writer)?;
+    }
+    Ok(())
+}
+
+/// Reads `len` elements onto `items` a block at a time through
+/// `read_block`, which pushes the block's elements and returns `Ok(true)`,
+/// or anything else when one of them is refused or not in the input: the
+/// block is then read again element by element (`read_from`) from where it
+/// began (the elements it pushed dropped, the reader and its allocation
+/// budget back), so the error is the one `read_from` gives. The last
+/// `len % BLOCK` are read element by element.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub fn read_blocks<R: BitRead, T: BitPack>(
+    reader: &mut R,
+    len: usize,
+    items: &mut Vec<T>,
+    mut read_block: impl FnMut(&mut R, &mut Vec<T>) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    for _ in 0..len / BLOCK {
+        let (start, base) = (reader.checkpoint(), items.len());
+        if !matches!(read_block(reader, items), Ok(true)) {
+            read_again(reader, start, items, base)?;
+        }
+    }
+    for _ in 0..len % BLOCK {
+        items.push(T::read_from(reader)?);
+    }
+    Ok(())
+}
+
+/// A refused block read again element by element, from its start.
+#[cfg(feature = "alloc")]
+#[cold]
+#[inline(never)]
+fn read_again<R: BitRead, T: BitPack>(
+    reader: &mut R,
+    start: <R as BitSource>::Checkpoint,
+    items: &mut Vec<T>,
+    base: usize,
+) -> Result<(), Error> {
+    items.truncate(base);
+    reader.rewind(start);
+    for _ in 0..BLOCK {
+        items.push(T::read_from(reader)?);
+    }
+    Ok(())
+}
+
+/// The steps `write_compressed_float` writes for each of `values`, as
+/// `Quantizer::quantize` computes them, lane by lane
+/// (`Quantizer::quantize_lane`); clears `valid` if
+/// any value is not finite or the declaration is refused (then the steps
+/// are not used).
+#[inline(always)]
+pub fn quantized_lanes(values: [f32; BLOCK], min: f32, max: f32, res: f32, valid: &mut bool) -> [u32; BLOCK] {
+    let Some(quantizer) = Quantizer::new(min, max, res) else {
+        *valid = false;
+        return [0; BLOCK];
+    };
+    // `&`, not `&&`: no early exit, so the test vectorises with the rest.
+    *valid &= values.iter().fold(true, |all, value| all & value.is_finite());
+    let mut steps = [0; BLOCK];
+    for (step, value) in steps.iter_mut().zip(values) {
+        *step = quantizer.quantize_lane(value);
+    }
+    steps
+}
+
+/// [`quantized_lanes`] for `f64` fields (`write_compressed_double`).
+#[inline(always)]
+pub fn quantized64_lanes(
+    values: [f64; BLOCK],
+    min: f64,
+    max: f64,
+    res: f64,
+    valid: &mut bool,
+) -> [u64; BLOCK] {
+    let Some(quantizer) = Quantizer64::new(min, max, res) else {
+        *valid = false;
+        return [0; BLOCK];
+    };
+    *valid &= values.iter().fold(true, |all, value| all & value.is_finite());
+    let mut steps = [0; BLOCK];
+    for (step, value) in steps.iter_mut().zip(values) {
+        *step = quantizer.quantize_lane(value);
+    }
+    steps
+}
+
+/// A quantized leaf's steps as read (`raw`, taken from a fused run), kept
+/// for [`dequantized_lanes`]; clears `valid` if `read_compressed_float`
+/// would refuse them (a step above the maximum, a refused declaration).
+#[inline(always)]
+pub fn quantized_steps(raw: u64, min: f32, max: f32, res: f32, valid: &mut bool) -> u32 {
+    match Quantizer::new(min, max, res) {
+        Some(quantizer) => {
+            *valid &= raw <= u64::from(quantizer.max_integer());
+            raw as u32
+        }
+        None => {
+            *valid = false;
+            0
+        }
+    }
+}
+
+/// [`quantized_steps`] for `f64` fields.
+#[inline(always)]
+pub fn quantized64_steps(raw: u64, min: f64, max: f64, res: f64, valid: &mut bool) -> u64 {
+    match Quantizer64::new(min, max, res) {
+        Some(quantizer) => {
+            *valid &= raw <= quantizer.max_integer();
+            raw
+        }
+        None => {
+            *valid = false;
+            0
+        }
+    }
+}
+
+/// The values `read_compressed_float` gives for `steps` (each checked by
+/// [`quantized_steps`]), lane by lane, as `Quantizer::dequantize` computes
+/// them.
+#[inline(always)]
+pub fn dequantized_lanes(steps: [u32; BLOCK], min: f32, max: f32, res: f32) -> [f32; BLOCK] {
+    let mut values = [0.0; BLOCK];
+    if let Some(quantizer) = Quantizer::new(min, max, res) {
+        for (value, step) in values.iter_mut().zip(steps) {
+            *value = quantizer.dequantize_unchecked(step);
+        }
+    }
+    values
+}
+
+/// [`dequantized_lanes`] for `f64` fields.
+#[inline(always)]
+pub fn dequantized64_lanes(steps: [u64; BLOCK], min: f64, max: f64, res: f64) -> [f64; BLOCK] {
+    let mut values = [0.0; BLOCK];
+    if let Some(quantizer) = Quantizer64::new(min, max, res) {
+        for (value, step) in values.iter_mut().zip(steps) {
+            *value = quantizer.dequantize_unchecked(step);
+        }
+    }
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DECLARATIONS: [(f32, f32, f32); 5] = [
+        (-1024.0, 1024.0, 0.01),
+        (0.0, core::f32::consts::TAU, 0.001),
+        (-1.0, 1.0, 1.0 / 127.0),
+        (0.0, 16_777_215.0, 1.0),
+        (-3.0e9, 3.0e9, 1.0),
+    ];
+
+    /// Random bit patterns, values across and around `(min, max)`, and
+    /// values on and next to half steps (where rounding turns).
+    fn values(seed: u64, (min, max, res): (f32, f32, f32)) -> [f32; BLOCK] {
+        let mut state = seed;
+        core::array::from_fn(|_| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let bits = (state >> 32) as u32;
+            let unit = (bits >> 8) as f32 / 16_777_216.0;
+            match state & 3 {
+                0 => f32::from_bits(bits),
+                1 => min - (max - min) * 0.1 + (max - min) * 1.2 * unit,
+                _ => {
+                    let half = min + ((unit * (max - min) / res) as u32 as f32 + 0.5) * res;
+                    let nudge = (state >> 8 & 3) as i32 - 1;
+                    f32::from_bits(half.to_bits().wrapping_add_signed(nudge))
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn lanes_quantize_and_dequantize_as_one_value_at_a_time() {
+        for (min, max, res) in DECLARATIONS {
+            let quantizer = Quantizer::new(min, max, res).unwrap();
+            for seed in 0..20_000 {
+                let values = values(seed, (min, max, res));
+                let mut valid = true;
+                let steps = quantized_lanes(values, min, max, res, &mut valid);
+                assert_eq!(valid, values.iter().all(|value| value.is_finite()));
+                for (step, value) in steps.iter().zip(values) {
+                    if value.is_finite() {
+                        assert_eq!(*step, quantizer.quantize(value), "{value} in ({min}, {max}, {res})");
+                    }
+                }
+                let steps = steps.map(|step| step.min(quantizer.max_integer()));
+                let back = dequantized_lanes(steps, min, max, res);
+                for (value, step) in back.iter().zip(steps) {
+                    assert_eq!(value.to_bits(), quantizer.dequantize(step).unwrap().to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_in_f64_match_one_value_at_a_time() {
+        let (min, max, res) = (-1.0e6, 1.0e6, 1.0e-6);
+        let quantizer = Quantizer64::new(min, max, res).unwrap();
+        for seed in 0..2_000u64 {
+            let values: [f64; BLOCK] = values(seed, (-1.0e6, 1.0e6, 1.0)).map(|value| f64::from(value) * 1.7);
+            let mut valid = true;
+            let steps = quantized64_lanes(values, min, max, res, &mut valid);
+            for (step, value) in steps.iter().zip(values) {
+                if value.is_finite() {
+                    assert_eq!(*step, quantizer.quantize(value));
+                }
+            }
+            let back = dequantized64_lanes(steps, min, max, res);
+            for (value, step) in back.iter().zip(steps) {
+                assert_eq!(value.to_bits(), quantizer.dequantize(step).unwrap().to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn steps_above_the_maximum_and_refused_declarations_clear_valid() {
+        let mut valid = true;
+        assert_eq!(quantized_steps(204_800, -1024.0, 1024.0, 0.01, &mut valid), 204_800);
+        assert!(valid);
+        quantized_steps(204_801, -1024.0, 1024.0, 0.01, &mut valid);
+        assert!(!valid);
+        let mut valid = true;
+        quantized_steps(0, 1.0, 1.0, 0.01, &mut valid);
+        assert!(!valid);
+        let mut valid = true;
+        quantized_lanes([0.0; BLOCK], 1.0, 0.0, 0.01, &mut valid);
+        assert!(!valid);
+        let mut valid = true;
+        let mut values = [0.5; BLOCK];
+        values[5] = f32::NAN;
+        quantized_lanes(values, 0.0, 1.0, 0.01, &mut valid);
+        assert!(!valid);
+        let mut valid = true;
+        quantized64_steps(1 << 60, 0.0, 1.0, 0.5, &mut valid);
+        assert!(!valid);
+    }
+}

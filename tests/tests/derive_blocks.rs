@@ -1,0 +1,327 @@
+//! Blocks of elements (issue 15): a derived `Vec` of a struct whose fused
+//! runs hold quantized floats is written and read eight elements at a time,
+//! the floats quantized and dequantized lane by lane. These tests hold it to
+//! the scalar path, the elements' own `write_to` / `read_from` one after
+//! another after the length (what the derive generated before blocks): the
+//! same bytes, and on a refused value, a short buffer or corrupt input the
+//! same error at the same bit, the writer or reader left where it was.
+
+mod outcomes;
+
+use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, Error};
+use outcomes::{outcome, read_outcome};
+use proptest::prelude::*;
+
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Still,
+    Moving,
+    Gone,
+}
+
+/// Every leaf kind in one run (bools, ranged ints, a u64, plain f32 and f64,
+/// quantized f32 and f64, arrays of them), then fields that are not run
+/// leaves, then a second run, and a skipped field.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Element {
+    alive: bool,
+    #[bits(min = -3, max = 3)]
+    small: i8,
+    #[bits(min = 0, max = u64::MAX)]
+    wide: u64,
+    raw: f32,
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    position: [f32; 3],
+    #[quantize(min = 0.0, max = 6.283_185_5, res = 0.001)]
+    yaw: f32,
+    double: f64,
+    #[quantize(min = -1.0e6, max = 1.0e6, res = 0.001)]
+    precise: f64,
+    #[bits(min = -1000, max = 1000)]
+    offsets: [i32; 2],
+    flags: [bool; 3],
+    kind: Kind,
+    target: Option<u8>,
+    #[quantize(min = -1.0, max = 1.0, res = 0.0078125)]
+    stick: [f32; 2],
+    #[bits(min = 0, max = 100)]
+    armor: u8,
+    #[bitpack(skip)]
+    cache: u32,
+}
+
+/// Two runs of quantized floats alone: the lanes of a block are all of it.
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Point(
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)] f32,
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)] f32,
+);
+
+const MAX_LEN: usize = 40;
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Batch {
+    #[bitpack(max_len = 40)]
+    elements: Vec<Element>,
+    #[bitpack(max_len = 40)]
+    points: Vec<Point>,
+    /// An array: written a block at a time too (read element by element).
+    corners: [Point; 11],
+}
+
+/// What the derive wrote for `Batch` before blocks: each `Vec` as its
+/// length, then each element's `write_to`.
+fn write_scalar<W: BitWrite>(batch: &Batch, w: &mut W) -> Result<(), Error> {
+    __private::write_atomic(w, |w| {
+        __private::write_len(w, batch.elements.len(), MAX_LEN)?;
+        for element in &batch.elements {
+            element.write_to(w)?;
+        }
+        __private::write_len(w, batch.points.len(), MAX_LEN)?;
+        for point in &batch.points {
+            point.write_to(w)?;
+        }
+        for corner in &batch.corners {
+            corner.write_to(w)?;
+        }
+        Ok(())
+    })
+}
+
+/// What the derive read for `Batch` before blocks: `read_vec` with each
+/// element's `read_from`.
+fn read_scalar<R: BitRead>(r: &mut R) -> Result<Batch, Error> {
+    __private::read_atomic(r, |r| {
+        let elements = __private::read_vec(r, MAX_LEN, Element::MIN_BITS, Element::read_from)?;
+        let points = __private::read_vec(r, MAX_LEN, Point::MIN_BITS, Point::read_from)?;
+        let corners = __private::read_array(r, Point::read_from)?;
+        Ok(Batch { elements, points, corners })
+    })
+}
+
+fn element(index: usize) -> Element {
+    let at = index as f32;
+    Element {
+        alive: index.is_multiple_of(2),
+        small: (index % 7) as i8 - 3,
+        wide: u64::MAX - index as u64,
+        raw: -at * 1.5,
+        position: [at * 10.01 - 1024.0, 0.005 * at, 1023.99 - at],
+        yaw: at * 0.1,
+        double: core::f64::consts::PI * index as f64,
+        precise: -123_456.789_4 + index as f64,
+        offsets: [-1000 + index as i32, 999],
+        flags: [true, index.is_multiple_of(3), false],
+        kind: [Kind::Still, Kind::Moving, Kind::Gone][index % 3],
+        target: (!index.is_multiple_of(4)).then_some(index as u8),
+        stick: [at / 40.0, -at / 40.0],
+        armor: (index * 3 % 101) as u8,
+        cache: 0,
+    }
+}
+
+fn batch(len: usize) -> Batch {
+    Batch {
+        elements: (0..len).map(element).collect(),
+        points: (0..len).map(|i| Point(i as f32, -0.5)).collect(),
+        corners: core::array::from_fn(|i| Point(-(i as f32), 63.99)),
+    }
+}
+
+#[test]
+fn blocks_write_the_scalar_bytes_and_read_them_back() {
+    for len in [0, 1, 7, 8, 9, 16, 23, 40] {
+        let value = batch(len);
+        let blocks = outcome(4096, |w| value.write_to(w)).expect("writes");
+        assert_eq!(blocks, outcome(4096, |w| write_scalar(&value, w)).expect("writes"), "{len}");
+        let mut counter = BitCounter::new();
+        value.write_to(&mut counter).expect("counts");
+        assert_eq!(counter.bits_written(), blocks.1, "{len}: measuring agrees with writing");
+        let back = read_outcome(&blocks.0, Batch::read_from);
+        assert_eq!(back, read_outcome(&blocks.0, read_scalar), "{len}");
+        assert_eq!(Batch::read_from(&mut BitReader::new(&blocks.0)).expect("reads").elements.len(), len);
+    }
+}
+
+/// What is refused, and how to make an element refuse it.
+type Refusal = (&'static str, fn(&mut Element));
+
+#[test]
+fn a_refused_value_in_any_lane_fails_where_the_scalar_path_does() {
+    let refusals: [Refusal; 6] = [
+        ("NaN position", |e| e.position[1] = f32::NAN),
+        ("infinite yaw", |e| e.yaw = f32::INFINITY),
+        ("NaN double", |e| e.precise = f64::NAN),
+        ("small", |e| e.small = 4),
+        ("offsets", |e| e.offsets[1] = 1001),
+        ("armor", |e| e.armor = 101),
+    ];
+    for (what, refuse) in refusals {
+        for at in [0, 5, 7, 8, 15, 16, 18] {
+            let mut value = batch(19);
+            refuse(&mut value.elements[at]);
+            let blocks = outcome(4096, |w| value.write_to(w));
+            assert!(blocks.is_err(), "{what} at {at}");
+            assert_eq!(blocks, outcome(4096, |w| write_scalar(&value, w)), "{what} at {at}");
+            let mut counter = BitCounter::new();
+            let counted = value.write_to(&mut counter).map_err(|e| (e, counter.bits_written()));
+            assert_eq!(counted.err(), blocks.err(), "{what} at {at}: the counter refuses it the same way");
+        }
+    }
+}
+
+#[test]
+fn every_short_buffer_and_every_cut_fails_where_the_scalar_path_does() {
+    let value = batch(17);
+    let (bytes, _) = outcome(4096, |w| value.write_to(w)).expect("writes");
+    for len in 0..bytes.len() {
+        assert_eq!(
+            outcome(len, |w| value.write_to(w)),
+            outcome(len, |w| write_scalar(&value, w)),
+            "{len} bytes"
+        );
+        let cut = &bytes[..len];
+        assert_eq!(read_outcome(cut, Batch::read_from), read_outcome(cut, read_scalar), "cut at {len}");
+    }
+}
+
+#[test]
+fn a_step_above_the_maximum_in_any_lane_is_refused_where_the_scalar_path_refuses_it() {
+    // `Point`'s axes: 12800 steps of 0.01 in 14 bits, so 12801..=16383 are
+    // on the wire but refused.
+    assert_eq!(Point::MAX_BITS, 28);
+    for at in 0..17u32 {
+        for axis in 0..2 {
+            for step in [0, 12_799, 12_800, 12_801, 16_383] {
+                let mut buf = [0u8; 160];
+                let mut writer = bitpack::BitWriter::new(&mut buf);
+                writer.write_int(0, 0, 40).unwrap();
+                writer.write_int(17, 0, 40).unwrap();
+                for index in 0..17 {
+                    for other in 0..2 {
+                        let raw = if (index, other) == (at, axis) { step } else { 6_400 + index };
+                        writer.write_bits(raw, 14).unwrap();
+                    }
+                }
+                for _ in 0..22 {
+                    writer.write_bits(0, 14).unwrap();
+                }
+                let used = writer.finish().unwrap();
+                let bytes = &buf[..used];
+                let blocks = read_outcome(bytes, Batch::read_from);
+                assert_eq!(blocks, read_outcome(bytes, read_scalar), "{step} at {at}, axis {axis}");
+                assert_eq!(blocks.0.starts_with("Ok"), step <= 12_800, "{step} at {at}, axis {axis}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_allocation_budget_is_claimed_as_by_the_scalar_path() {
+    let value = batch(24);
+    let (bytes, _) = outcome(4096, |w| value.write_to(w)).expect("writes");
+    let bytes: &'static [u8] = bytes.leak();
+    let size = 24 * size_of::<Element>();
+    for limit in [0, size - 1, size, size + 24 * size_of::<Point>(), usize::MAX] {
+        let read = |read: fn(&mut BitReader<'static>) -> Result<Batch, Error>| {
+            let mut reader = BitReader::with_limit(bytes, limit);
+            let result = read(&mut reader);
+            (format!("{result:?}"), reader.bits_read(), reader.allocation_left())
+        };
+        assert_eq!(read(Batch::read_from), read(read_scalar), "limit {limit}");
+    }
+}
+
+fn float() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        6 => -1100.0f32..1100.0,
+        2 => any::<f32>(),
+        1 => Just(f32::NAN),
+        1 => Just(f32::NEG_INFINITY),
+    ]
+}
+
+fn elements() -> impl Strategy<Value = Element> {
+    let int = || prop_oneof![9 => -1000i32..=1000, 1 => any::<i32>()];
+    (
+        (any::<bool>(), prop_oneof![9 => -3i8..=3, 1 => any::<i8>()], any::<u64>(), any::<f32>()),
+        ([float(), float(), float()], prop_oneof![8 => -1.0f32..7.0, 1 => float()], any::<f64>()),
+        (prop_oneof![8 => -1.1e6f64..1.1e6, 1 => any::<f64>(), 1 => Just(f64::NAN)], [int(), int()]),
+        (any::<[bool; 3]>(), 0usize..3, any::<Option<u8>>(), [float(), float()]),
+        prop_oneof![9 => 0u8..=100, 1 => any::<u8>()],
+    )
+        .prop_map(
+            |((alive, small, wide, raw), (position, yaw, double), (precise, offsets), rest, armor)| {
+                let (flags, kind, target, stick) = rest;
+                let kind = [Kind::Still, Kind::Moving, Kind::Gone][kind];
+                Element {
+                    alive,
+                    small,
+                    wide,
+                    raw,
+                    position,
+                    yaw,
+                    double,
+                    precise,
+                    offsets,
+                    flags,
+                    kind,
+                    target,
+                    stick,
+                    armor,
+                    cache: 0,
+                }
+            },
+        )
+}
+
+/// Mostly values every lane takes (so whole blocks go through lanes), at
+/// times a refused one somewhere.
+fn batches() -> impl Strategy<Value = Batch> {
+    let taken = element(3);
+    let element = prop_oneof![3 => Just(taken), 1 => elements()];
+    let point = prop_oneof![9 => (-64.0f32..64.0, -64.0f32..64.0), 1 => (float(), float())];
+    let corners = proptest::collection::vec(point.clone(), 11);
+    (proptest::collection::vec(element, 0..=MAX_LEN), proptest::collection::vec(point, 0..=MAX_LEN), corners)
+        .prop_map(|(elements, points, corners)| {
+            let point = |(x, y)| Point(x, y);
+            let corners: Vec<Point> = corners.into_iter().map(point).collect();
+            Batch {
+                elements,
+                points: points.into_iter().map(point).collect(),
+                corners: corners.try_into().expect("11 corners"),
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn blocks_write_and_read_as_the_scalar_path(value in batches(), buf_len in prop_oneof![1 => 0usize..4096, 3 => Just(4096usize)]) {
+        let blocks = outcome(buf_len, |w| value.write_to(w));
+        prop_assert_eq!(&blocks, &outcome(buf_len, |w| write_scalar(&value, w)));
+        if let Ok((bytes, _)) = blocks {
+            prop_assert_eq!(read_outcome(&bytes, Batch::read_from), read_outcome(&bytes, read_scalar));
+        }
+    }
+
+    #[test]
+    fn random_bytes_read_as_by_the_scalar_path(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        prop_assert_eq!(read_outcome(&bytes, Batch::read_from), read_outcome(&bytes, read_scalar));
+    }
+
+    #[test]
+    fn corrupt_blocks_fail_where_the_scalar_path_does(
+        value in batches(),
+        flips in proptest::collection::vec((any::<usize>(), any::<bool>()), 1..4),
+    ) {
+        if let Ok((mut bytes, bits)) = outcome(4096, |w| value.write_to(w)) {
+            for (bit, set) in flips {
+                let bit = bit % bits.max(1);
+                if set { bytes[bit / 8] |= 1 << (bit % 8) } else { bytes[bit / 8] &= !(1 << (bit % 8)) }
+            }
+            prop_assert_eq!(read_outcome(&bytes, Batch::read_from), read_outcome(&bytes, read_scalar));
+        }
+    }
+}
