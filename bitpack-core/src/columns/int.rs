@@ -239,10 +239,10 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
     writer: &mut W,
     mut values: impl Iterator<Item = T> + Clone,
 ) -> Result<(), Error> {
-    let plan = plan(values.clone());
-    if plan.bits == 2 && values.clone().next().is_none() {
+    if values.clone().next().is_none() {
         return Ok(());
     }
+    let plan = plan(values.clone());
     let bits = usize::try_from(plan.bits).unwrap_or(usize::MAX);
     writer.reserve(bits)?;
     writer.push(u64::from(plan.form.mode()), 2);

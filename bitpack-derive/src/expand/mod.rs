@@ -13,6 +13,7 @@ mod body;
 mod change_groups;
 mod checks;
 mod codec;
+mod columns;
 mod generics;
 mod items;
 mod key_field;
@@ -74,6 +75,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         _ => None,
     };
     let key_field = key_field::expand(&names, plan);
+    let columns = columns::expand(&names, plan);
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
     let inline = match &plan.body {
@@ -109,6 +111,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
             #force_check
             #changes
             #key_field
+            #columns
         };
     }
 }
