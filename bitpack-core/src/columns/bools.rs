@@ -12,16 +12,20 @@ pub fn write_bool_column<W: BitWrite>(
     writer: &mut W,
     values: impl Iterator<Item = bool>,
 ) -> Result<(), Error> {
-    let (mut word, mut bits) = (0u64, 0u32);
-    for value in values {
+    let (mut word, mut bits, mut full) = (0u64, 0u32, Ok(()));
+    values.for_each(|value| {
         word |= u64::from(value) << bits;
         bits += 1;
         if bits == 64 {
-            writer.reserve(64)?;
-            writer.push(word, 64);
+            // Room for each word checked as it goes: the count is not known before.
+            match writer.reserve(64) {
+                Ok(()) => writer.push(word, 64),
+                Err(error) => full = Err(error),
+            }
             (word, bits) = (0, 0);
         }
-    }
+    });
+    full?;
     writer.reserve(bits as usize)?;
     writer.push(word, bits);
     Ok(())

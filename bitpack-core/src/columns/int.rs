@@ -140,23 +140,24 @@ const fn width_header_bits<T: ColumnInt>(width: u32) -> u64 {
 }
 
 /// Bits of one magnitude in the single-value form, beyond its prefix: its
-/// length less the implied leading 1, and the escape bit.
+/// length less the implied leading 1, and the escape bit. Branch-free: the
+/// length of `magnitude | 1` is one more than the payload's for any
+/// magnitude (0 and 1 both send none), so no zero check.
 #[inline(always)]
 const fn value_extra_bits<T: ColumnInt>(magnitude: u64) -> u64 {
-    let length = bit_length(magnitude);
-    (length - (length != 0) as u32) as u64 + (length >= T::WIDTH - 1) as u64
+    (63 - (magnitude | 1).leading_zeros()) as u64 + (magnitude >> (T::WIDTH - 2) != 0) as u64
 }
 
-/// The shortest header for `values`, computed exactly in one pass; ties go
-/// to shared width, then per value, then offset.
+/// The shortest header for the column of `raws` (each value's `WIDTH`
+/// bits), computed exactly in one pass; ties go to shared width, then per
+/// value, then offset.
 #[inline(always)]
-fn plan<T: ColumnInt>(values: impl Iterator<Item = T>) -> Plan {
-    let (mut count, mut any, mut plain_or, mut zigzag_or) = (0u64, 0u64, 0u64, 0u64);
+fn plan<T: ColumnInt>(raws: &[u64]) -> Plan {
+    let count = raws.len() as u64;
+    let (mut any, mut plain_or, mut zigzag_or) = (0u64, 0u64, 0u64);
     let (mut plain_extra, mut zigzag_extra) = (0u64, 0u64);
     let (mut low, mut high) = (u64::MAX, 0u64);
-    for value in values {
-        let raw = value.raw();
-        count += 1;
+    for &raw in raws {
         any |= raw;
         plain_or |= raw;
         plain_extra += value_extra_bits::<T>(raw);
@@ -192,30 +193,90 @@ fn plan<T: ColumnInt>(values: impl Iterator<Item = T>) -> Plan {
     Plan { form, zigzag, bits: bits + 2 }
 }
 
+/// Each value's `WIDTH` bits, gathered once: the plan and the write then
+/// run over a slice, whatever adapters project the values out of their
+/// structs.
+#[inline(always)]
+fn gather<T: ColumnInt>(values: impl Iterator<Item = T>) -> Vec<u64> {
+    let mut raws = Vec::with_capacity(values.size_hint().0);
+    values.for_each(|value| raws.push(value.raw()));
+    raws
+}
+
 /// The magnitude `raw` goes on the wire as, under the plan's sign mode.
 #[inline(always)]
 fn magnitude<T: ColumnInt>(raw: u64, zigzag: bool) -> u64 {
     if T::SIGNED && zigzag { zigzag_of::<T>(raw) } else { raw }
 }
 
-/// Pushes a width's header (room already reserved).
-#[inline(always)]
-fn push_width<T: ColumnInt, S: BitSink + ?Sized>(sink: &mut S, width: u32) {
-    let escape = T::WIDTH - 1;
-    if width < escape {
-        sink.push(u64::from(width), T::PREFIX_BITS);
-    } else {
-        sink.push(u64::from(escape) | (u64::from(width - escape) << T::PREFIX_BITS), T::PREFIX_BITS + 1);
+/// Bits gathered in a local word and handed to the sink 64 at a time: a
+/// column's values are short, and the sink's own word lives behind a
+/// reference.
+pub(crate) struct Packer {
+    word: u64,
+    bits: u32,
+}
+
+impl Packer {
+    pub(crate) const fn new() -> Self {
+        Packer { word: 0, bits: 0 }
+    }
+
+    /// Adds the low `bits` (at most 64) of `value`, which must be below
+    /// `2^bits` (room already reserved).
+    #[inline(always)]
+    pub(crate) fn put<S: BitSink + ?Sized>(&mut self, sink: &mut S, value: u64, bits: u32) {
+        self.word |= value << self.bits;
+        let total = self.bits + bits;
+        if total >= 64 {
+            sink.push(self.word, 64);
+            self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
+            self.bits = total - 64;
+        } else {
+            self.bits = total;
+        }
+    }
+
+    /// Hands the sink what is left.
+    #[inline(always)]
+    pub(crate) fn finish<S: BitSink + ?Sized>(self, sink: &mut S) {
+        sink.push(self.word, self.bits);
     }
 }
 
-/// Pushes one magnitude in the single-value form (room already reserved).
+/// Packs a width's header.
 #[inline(always)]
-fn push_value<T: ColumnInt, S: BitSink + ?Sized>(sink: &mut S, magnitude: u64) {
+fn push_width<T: ColumnInt, S: BitSink + ?Sized>(packer: &mut Packer, sink: &mut S, width: u32) {
+    let escape = T::WIDTH - 1;
+    if width < escape {
+        packer.put(sink, u64::from(width), T::PREFIX_BITS);
+    } else {
+        packer.put(
+            sink,
+            u64::from(escape) | (u64::from(width - escape) << T::PREFIX_BITS),
+            T::PREFIX_BITS + 1,
+        );
+    }
+}
+
+/// Packs one magnitude in the single-value form: the prefix and the
+/// payload in one word when they fit (all but the widest 64-bit values).
+#[inline(always)]
+fn push_value<T: ColumnInt, S: BitSink + ?Sized>(packer: &mut Packer, sink: &mut S, magnitude: u64) {
     let length = bit_length(magnitude);
-    push_width::<T, S>(sink, length);
-    if length > 1 {
-        sink.push(magnitude & !(1u64 << (length - 1)), length - 1);
+    let escape = T::WIDTH - 1;
+    let (header, header_bits) = if length < escape {
+        (u64::from(length), T::PREFIX_BITS)
+    } else {
+        (u64::from(escape) | (u64::from(length - escape) << T::PREFIX_BITS), T::PREFIX_BITS + 1)
+    };
+    let payload_bits = length.saturating_sub(1);
+    let payload = magnitude & !(1u64 << payload_bits);
+    if header_bits + payload_bits <= 64 {
+        packer.put(sink, header | (payload << header_bits), header_bits + payload_bits);
+    } else {
+        packer.put(sink, header, header_bits);
+        packer.put(sink, payload, payload_bits);
     }
 }
 
@@ -237,47 +298,57 @@ fn push_value<T: ColumnInt, S: BitSink + ?Sized>(sink: &mut S, magnitude: u64) {
 #[inline]
 pub fn write_int_column<T: ColumnInt, W: BitWrite>(
     writer: &mut W,
-    mut values: impl Iterator<Item = T> + Clone,
+    values: impl Iterator<Item = T> + Clone,
 ) -> Result<(), Error> {
-    if values.clone().next().is_none() {
+    let raws = gather(values);
+    if raws.is_empty() {
         return Ok(());
     }
-    let plan = plan(values.clone());
+    let plan = plan::<T>(&raws);
     let bits = usize::try_from(plan.bits).unwrap_or(usize::MAX);
     writer.reserve(bits)?;
-    writer.push(u64::from(plan.form.mode()), 2);
+    let mut packer = Packer::new();
+    packer.put(writer, u64::from(plan.form.mode()), 2);
     if T::SIGNED && !matches!(plan.form, Form::Offset { .. }) {
-        writer.push(u64::from(plan.zigzag), 1);
+        packer.put(writer, u64::from(plan.zigzag), 1);
     }
     match plan.form {
         Form::Shared(width) => {
-            push_width::<T, W>(writer, width);
-            values.try_for_each(|value| {
-                writer.push(magnitude::<T>(value.raw(), plan.zigzag), width);
-                Ok(())
-            })
+            push_width::<T, W>(&mut packer, writer, width);
+            if plan.zigzag {
+                for &raw in &raws {
+                    packer.put(writer, zigzag_of::<T>(raw), width);
+                }
+            } else {
+                for &raw in &raws {
+                    packer.put(writer, raw, width);
+                }
+            }
         }
-        Form::PerValue => values.try_for_each(|value| {
-            push_value::<T, W>(writer, magnitude::<T>(value.raw(), plan.zigzag));
-            Ok(())
-        }),
+        Form::PerValue => {
+            for &raw in &raws {
+                push_value::<T, W>(&mut packer, writer, magnitude::<T>(raw, plan.zigzag));
+            }
+        }
         Form::Offset { min, width } => {
-            push_value::<T, W>(writer, magnitude::<T>(key::<T>(min), true));
-            push_width::<T, W>(writer, width);
-            values.try_for_each(|value| {
-                writer.push(key::<T>(value.raw()) - min, width);
-                Ok(())
-            })
+            push_value::<T, W>(&mut packer, writer, magnitude::<T>(key::<T>(min), true));
+            push_width::<T, W>(&mut packer, writer, width);
+            for &raw in &raws {
+                packer.put(writer, key::<T>(raw) - min, width);
+            }
         }
     }
+    packer.finish(writer);
+    Ok(())
 }
 
 /// The exact bits [`write_int_column`] takes for `values`.
 pub fn int_column_bits<T: ColumnInt>(values: impl Iterator<Item = T> + Clone) -> usize {
-    if values.clone().next().is_none() {
+    let raws = gather(values);
+    if raws.is_empty() {
         return 0;
     }
-    usize::try_from(plan(values).bits).unwrap_or(usize::MAX)
+    usize::try_from(plan::<T>(&raws).bits).unwrap_or(usize::MAX)
 }
 
 /// Reads a width's header.
@@ -328,55 +399,49 @@ pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) ->
         .rolled_back(|reader| {
             let mode = reader.take(2)?;
             let zigzag = T::SIGNED && mode != 2 && reader.take(1)? == 1;
-            let mut values = Vec::new();
+            // The values' raw bits first: the plan checks them, then they become `T`s.
+            let mut raws = Vec::new();
             let form = match mode {
                 0 => {
                     let width = read_width::<T>(reader)?;
-                    claim_values::<T>(reader, count, u64::from(width))?;
-                    values.reserve_exact(count);
+                    claim_values::<u64>(reader, count, u64::from(width))?;
+                    raws.reserve_exact(count);
                     for _ in 0..count {
                         let coded = reader.take(width)?;
-                        let raw = if zigzag { unzigzag::<T>(coded) } else { coded };
-                        values.push(value_of::<T>(raw, start)?);
+                        raws.push(if zigzag { unzigzag::<T>(coded) } else { coded });
                     }
                     Form::Shared(width)
                 }
                 1 => {
-                    claim_values::<T>(reader, count, u64::from(T::PREFIX_BITS))?;
-                    values.reserve_exact(count);
+                    claim_values::<u64>(reader, count, u64::from(T::PREFIX_BITS))?;
+                    raws.reserve_exact(count);
                     for _ in 0..count {
                         let coded = read_value::<T>(reader)?;
-                        if coded > mask::<T>() {
-                            return Err(Error::new(ErrorKind::OutOfRange, start));
-                        }
-                        let raw = if zigzag { unzigzag::<T>(coded) } else { coded };
-                        values.push(value_of::<T>(raw, start)?);
+                        raws.push(if zigzag { unzigzag::<T>(coded) } else { coded });
                     }
                     Form::PerValue
                 }
                 2 => {
                     let coded = read_value::<T>(reader)?;
-                    if coded > mask::<T>() {
-                        return Err(Error::new(ErrorKind::OutOfRange, start));
-                    }
                     let min = key::<T>(if T::SIGNED { unzigzag::<T>(coded) } else { coded });
                     let width = read_width::<T>(reader)?;
-                    claim_values::<T>(reader, count, u64::from(width))?;
-                    values.reserve_exact(count);
+                    claim_values::<u64>(reader, count, u64::from(width))?;
+                    raws.reserve_exact(count);
                     for _ in 0..count {
                         let key = min.checked_add(reader.take(width)?).filter(|key| *key <= mask::<T>());
                         let key = key.ok_or(Error::new(ErrorKind::OutOfRange, start))?;
-                        values.push(value_of::<T>(self::key::<T>(key), start)?);
+                        raws.push(self::key::<T>(key));
                     }
                     Form::Offset { min, width }
                 }
                 _ => return Err(Error::new(ErrorKind::NonCanonical, start)),
             };
-            let planned = plan(values.iter().copied());
+            let planned = plan::<T>(&raws);
             if planned.form != form || planned.zigzag != zigzag {
                 return Err(Error::new(ErrorKind::NonCanonical, start));
             }
-            Ok(values)
+            reader.claim_allocation::<T>(count)?;
+            raws.iter().map(|&raw| value_of::<T>(raw, start)).collect()
         })
         .map_err(|error| Error::new(error.kind(), start))
 }
