@@ -226,3 +226,29 @@ proptest! {
         prop_assert!(bitpack::measure(&value).unwrap() <= Update::MAX_BITS);
     }
 }
+
+#[derive(BitPack, Clone, Debug, PartialEq)]
+#[bitpack(columns)]
+struct Odd {
+    nothing: [u16; 0],
+    pair: [Transform; 2],
+    #[bitpack(max_len = 3)]
+    nested: Vec<Vec<u8>>,
+}
+
+#[test]
+fn empty_arrays_arrays_of_structs_and_vecs_of_vecs_round_trip() {
+    let odd = |i: i16| Odd {
+        nothing: [],
+        pair: [Transform(i, -i, 3), Transform(0, 1, 2)],
+        nested: vec![vec![], vec![i as u8; 3]],
+    };
+    #[derive(BitPack, Clone, Debug, PartialEq)]
+    struct Odds {
+        #[bitpack(columns, max_len = 8)]
+        odds: Vec<Odd>,
+    }
+    for count in [0, 1, 5] {
+        round_trip(&Odds { odds: (0..count).map(odd).collect() });
+    }
+}

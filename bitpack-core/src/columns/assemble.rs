@@ -54,17 +54,37 @@ pub fn split_vecs<T>(
     Ok(vecs)
 }
 
-/// Arrays of `N`, cut from the flat column of their elements.
+/// `count` arrays of `N`, cut from the flat column of their elements.
 pub fn split_arrays<T, const N: usize>(
     reader: &mut impl BitRead,
+    count: usize,
     values: Vec<T>,
 ) -> Result<Vec<[T; N]>, Error> {
-    let count = values.len().checked_div(N).unwrap_or(0);
     claim_column::<[T; N]>(reader, count)?;
     let mut values = values.into_iter();
     let mut arrays = Vec::with_capacity(count);
     for _ in 0..count {
         arrays.push(into_array(reader, values.by_ref().take(N).collect())?);
+    }
+    Ok(arrays)
+}
+
+/// [`split_arrays`] for values that copy (integers, bools): no `Vec` per array.
+pub fn split_copy_arrays<T: Copy, const N: usize>(
+    reader: &mut impl BitRead,
+    count: usize,
+    values: Vec<T>,
+) -> Result<Vec<[T; N]>, Error> {
+    if N == 0 {
+        return split_arrays(reader, count, values);
+    }
+    claim_column::<[T; N]>(reader, count)?;
+    let mut arrays = Vec::with_capacity(count);
+    for chunk in values.chunks_exact(N) {
+        match <[T; N]>::try_from(chunk) {
+            Ok(array) => arrays.push(array),
+            Err(_) => return Err(Error::new(ErrorKind::NonCanonical, reader.bits_read())),
+        }
     }
     Ok(arrays)
 }

@@ -152,12 +152,13 @@ const fn value_extra_bits<T: ColumnInt>(magnitude: u64) -> u64 {
 /// bits), computed exactly in one pass; ties go to shared width, then per
 /// value, then offset.
 #[inline(always)]
-fn plan<T: ColumnInt>(raws: &[u64]) -> Plan {
-    let count = raws.len() as u64;
+fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
+    let mut count = 0u64;
     let (mut any, mut plain_or, mut zigzag_or) = (0u64, 0u64, 0u64);
     let (mut plain_extra, mut zigzag_extra) = (0u64, 0u64);
     let (mut low, mut high) = (u64::MAX, 0u64);
-    for &raw in raws {
+    for raw in raws {
+        count += 1;
         any |= raw;
         plain_or |= raw;
         plain_extra += value_extra_bits::<T>(raw);
@@ -304,7 +305,7 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
     if raws.is_empty() {
         return Ok(());
     }
-    let plan = plan::<T>(&raws);
+    let plan = plan::<T>(raws.iter().copied());
     let bits = usize::try_from(plan.bits).unwrap_or(usize::MAX);
     writer.reserve(bits)?;
     let mut packer = Packer::new();
@@ -348,7 +349,7 @@ pub fn int_column_bits<T: ColumnInt>(values: impl Iterator<Item = T> + Clone) ->
     if raws.is_empty() {
         return 0;
     }
-    usize::try_from(plan::<T>(&raws).bits).unwrap_or(usize::MAX)
+    usize::try_from(plan::<T>(raws.iter().copied()).bits).unwrap_or(usize::MAX)
 }
 
 /// Reads a width's header.
@@ -399,25 +400,24 @@ pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) ->
         .rolled_back(|reader| {
             let mode = reader.take(2)?;
             let zigzag = T::SIGNED && mode != 2 && reader.take(1)? == 1;
-            // The values' raw bits first: the plan checks them, then they become `T`s.
-            let mut raws = Vec::new();
+            let mut values: Vec<T> = Vec::new();
             let form = match mode {
                 0 => {
                     let width = read_width::<T>(reader)?;
-                    claim_values::<u64>(reader, count, u64::from(width))?;
-                    raws.reserve_exact(count);
+                    claim_values::<T>(reader, count, u64::from(width))?;
+                    values.reserve_exact(count);
                     for _ in 0..count {
                         let coded = reader.take(width)?;
-                        raws.push(if zigzag { unzigzag::<T>(coded) } else { coded });
+                        values.push(value_of::<T>(if zigzag { unzigzag::<T>(coded) } else { coded }, start)?);
                     }
                     Form::Shared(width)
                 }
                 1 => {
-                    claim_values::<u64>(reader, count, u64::from(T::PREFIX_BITS))?;
-                    raws.reserve_exact(count);
+                    claim_values::<T>(reader, count, u64::from(T::PREFIX_BITS))?;
+                    values.reserve_exact(count);
                     for _ in 0..count {
                         let coded = read_value::<T>(reader)?;
-                        raws.push(if zigzag { unzigzag::<T>(coded) } else { coded });
+                        values.push(value_of::<T>(if zigzag { unzigzag::<T>(coded) } else { coded }, start)?);
                     }
                     Form::PerValue
                 }
@@ -425,23 +425,23 @@ pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) ->
                     let coded = read_value::<T>(reader)?;
                     let min = key::<T>(if T::SIGNED { unzigzag::<T>(coded) } else { coded });
                     let width = read_width::<T>(reader)?;
-                    claim_values::<u64>(reader, count, u64::from(width))?;
-                    raws.reserve_exact(count);
+                    claim_values::<T>(reader, count, u64::from(width))?;
+                    values.reserve_exact(count);
                     for _ in 0..count {
                         let key = min.checked_add(reader.take(width)?).filter(|key| *key <= mask::<T>());
                         let key = key.ok_or(Error::new(ErrorKind::OutOfRange, start))?;
-                        raws.push(self::key::<T>(key));
+                        values.push(value_of::<T>(self::key::<T>(key), start)?);
                     }
                     Form::Offset { min, width }
                 }
                 _ => return Err(Error::new(ErrorKind::NonCanonical, start)),
             };
-            let planned = plan::<T>(&raws);
+            // The header the writer would pick for these values, or a refusal.
+            let planned = plan::<T>(values.iter().map(|value| value.raw()));
             if planned.form != form || planned.zigzag != zigzag {
                 return Err(Error::new(ErrorKind::NonCanonical, start));
             }
-            reader.claim_allocation::<T>(count)?;
-            raws.iter().map(|&raw| value_of::<T>(raw, start)).collect()
+            Ok(values)
         })
         .map_err(|error| Error::new(error.kind(), start))
 }

@@ -112,11 +112,17 @@ pub fn read(names: &Names, column: &Column<'_, '_>, count: &TokenStream, depth: 
             }}
         }
         Column::Array { len, element } => {
-            let inner = read(names, &element_column(*element), &quote!(#total), depth + 1);
+            let column = element_column(*element);
+            // Integers and bools copy: their arrays are cut without a `Vec` each.
+            let split = match column {
+                Column::Int(_) | Column::Bool => quote!(split_copy_arrays),
+                _ => quote!(split_arrays),
+            };
+            let inner = read(names, &column, &quote!(#total), depth + 1);
             quote! {{
                 let #total = #p::flat_count(#reader, #count, #len)?;
                 let #values = #inner;
-                #p::split_arrays(#reader, #values)?
+                #p::#split(#reader, #count, #values)?
             }}
         }
         Column::Text(max_len) => quote!(#p::read_text_column(#reader, #count, #max_len)?),
