@@ -471,20 +471,32 @@ pub fn fingerprint(data: &Dataset) -> u64 {
     hash.finish()
 }
 
-pub(crate) struct Fnv1a(u64);
+/// FNV-1a over the bytes of each message as `bitpack::encode` writes it
+/// (issue 16's datasets pin their row layout's bytes so).
+pub fn fingerprint_encoded<T: BitPack>(messages: &[T]) -> u64 {
+    let mut hash = Fnv1a::new();
+    for message in messages {
+        for byte in bitpack::encode(message).expect("encodes") {
+            hash.u64(u64::from(byte));
+        }
+    }
+    hash.finish()
+}
+
+struct Fnv1a(u64);
 
 impl Fnv1a {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Fnv1a(0xCBF2_9CE4_8422_2325)
     }
 
-    pub(crate) fn u64(&mut self, value: u64) {
+    fn u64(&mut self, value: u64) {
         for byte in value.to_le_bytes() {
             self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
         }
     }
 
-    pub(crate) fn finish(&self) -> u64 {
+    fn finish(&self) -> u64 {
         self.0
     }
 }

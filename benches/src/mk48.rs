@@ -165,11 +165,5 @@ pub mod columns {
 
 /// FNV-1a over the row layout's bytes of every update: the data, pinned.
 pub fn fingerprint(updates: &[rows::Update]) -> u64 {
-    let mut hash = crate::dataset::Fnv1a::new();
-    for update in updates {
-        for byte in bitpack::encode(update).expect("encodes") {
-            hash.u64(u64::from(byte));
-        }
-    }
-    hash.finish()
+    crate::dataset::fingerprint_encoded(updates)
 }

@@ -106,11 +106,5 @@ pub mod columns {
 
 /// FNV-1a over the row layout's bytes of every batch: the data, pinned.
 pub fn fingerprint(batches: &[rows::Batch]) -> u64 {
-    let mut hash = crate::dataset::Fnv1a::new();
-    for batch in batches {
-        for byte in bitpack::encode(batch).expect("encodes") {
-            hash.u64(u64::from(byte));
-        }
-    }
-    hash.finish()
+    crate::dataset::fingerprint_encoded(batches)
 }

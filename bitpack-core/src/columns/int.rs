@@ -288,7 +288,7 @@ fn push_value<T: ColumnInt, S: BitSink + ?Sized>(packer: &mut Packer, sink: &mut
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::__private::write_int_column;
-/// use bitpack::BitCounter;
+/// use bitpack::{BitCounter, BitWrite};
 ///
 /// let mut counter = BitCounter::new();
 /// write_int_column(&mut counter, [3u32, 7, 1, 6].into_iter())?;

@@ -2034,6 +2034,7 @@ fn columns_write_and_read_as_generated() {
     // name: String, pair: [u16; 2], speed: f32 }` as `expand/codec/columns.rs` emits them, with
     // the tag column of an enum of 3 and a `Vec` of arrays of a nested type beside them.
     type Row = (u32, bool, Option<i16>, alloc::vec::Vec<u8>, alloc::string::String, [u16; 2], f32);
+    type Read = (p::Vec<Row>, p::Vec<u32>, p::Vec<[u32; 2]>);
     let rows: alloc::vec::Vec<Row> = alloc::vec![
         (7, true, Some(-3), alloc::vec![1, 2], "a".into(), [5, 6], 0.5),
         (9, false, None, alloc::vec![], "".into(), [7, 8], -1.0),
@@ -2084,65 +2085,64 @@ fn columns_write_and_read_as_generated() {
     write(&mut writer).unwrap();
     let used = writer.finish().unwrap();
     let mut reader = BitReader::new(&buf[..used]);
-    let read =
-        |__reader: &mut BitReader<'_>| -> p::Result<(p::Vec<Row>, p::Vec<u32>, p::Vec<[u32; 2]>), p::Error> {
-            let __count = p::read_column_len(__reader, 16)?;
-            let __column0_0: p::Vec<u32> = p::read_int_column::<u32>(__reader, __count)?;
-            let __column0_1: p::Vec<bool> = p::read_bool_column(__reader, __count)?;
-            let __column0_2: p::Vec<Option<i16>> = {
-                let __presence0 = p::read_bool_column(__reader, __count)?;
-                let __present0 = p::count_present(&__presence0);
-                let __values0 = p::read_int_column::<i16>(__reader, __present0)?;
-                p::zip_options(__reader, __presence0, __values0)?
-            };
-            let __column0_3: p::Vec<p::Vec<u8>> = {
-                let (__lengths0, __total0) = p::read_length_column(__reader, __count, 4)?;
-                let __values0 = p::read_int_column::<u8>(__reader, __total0)?;
-                p::split_vecs(__reader, __lengths0, __values0)?
-            };
-            let __column0_4: p::Vec<p::String> = p::read_text_column(__reader, __count, 4)?;
-            let __column0_5: p::Vec<[u16; 2]> = {
-                let __total0 = p::flat_count(__reader, __count, 2)?;
-                let __values0 = p::read_int_column::<u16>(__reader, __total0)?;
-                p::split_copy_arrays(__reader, __count, __values0)?
-            };
-            let __column0_6: p::Vec<f32> =
-                p::read_rows(__reader, __count, <f32 as p::BitPack>::MIN_BITS, |__reader| {
-                    let __row0 = <f32 as p::BitPack>::read_from(__reader)?;
-                    p::Ok(__row0)
-                })?;
-            let mut __columns = (
-                p::IntoIterator::into_iter(__column0_0),
-                p::IntoIterator::into_iter(__column0_1),
-                p::IntoIterator::into_iter(__column0_2),
-                p::IntoIterator::into_iter(__column0_3),
-                p::IntoIterator::into_iter(__column0_4),
-                p::IntoIterator::into_iter(__column0_5),
-                p::IntoIterator::into_iter(__column0_6),
-            );
-            p::claim_column::<Row>(__reader, __count)?;
-            let mut __out = p::Vec::with_capacity(__count);
-            for _ in 0..__count {
-                __out.push((
-                    p::column_next(&mut __columns.0, __reader)?,
-                    p::column_next(&mut __columns.1, __reader)?,
-                    p::column_next(&mut __columns.2, __reader)?,
-                    p::column_next(&mut __columns.3, __reader)?,
-                    p::column_next(&mut __columns.4, __reader)?,
-                    p::column_next(&mut __columns.5, __reader)?,
-                    p::column_next(&mut __columns.6, __reader)?,
-                ));
-            }
-            let (__tags, __counts) = p::read_tag_column::<3>(__reader, 3)?;
-            assert_eq!(__counts, [1, 1, 1]);
-            let __nested = {
-                let __total0 = p::flat_count(__reader, 3, 2)?;
-                let __values0 = <u32 as p::Columns>::read_columns(__total0, __reader)?;
-                let __arrays: p::Vec<[u32; 2]> = p::split_arrays(__reader, 3, __values0)?;
-                __arrays
-            };
-            p::Ok((__out, __tags, __nested))
+    let read = |__reader: &mut BitReader<'_>| -> p::Result<Read, p::Error> {
+        let __count = p::read_column_len(__reader, 16)?;
+        let __column0_0: p::Vec<u32> = p::read_int_column::<u32>(__reader, __count)?;
+        let __column0_1: p::Vec<bool> = p::read_bool_column(__reader, __count)?;
+        let __column0_2: p::Vec<Option<i16>> = {
+            let __presence0 = p::read_bool_column(__reader, __count)?;
+            let __present0 = p::count_present(&__presence0);
+            let __values0 = p::read_int_column::<i16>(__reader, __present0)?;
+            p::zip_options(__reader, __presence0, __values0)?
         };
+        let __column0_3: p::Vec<p::Vec<u8>> = {
+            let (__lengths0, __total0) = p::read_length_column(__reader, __count, 4)?;
+            let __values0 = p::read_int_column::<u8>(__reader, __total0)?;
+            p::split_vecs(__reader, __lengths0, __values0)?
+        };
+        let __column0_4: p::Vec<p::String> = p::read_text_column(__reader, __count, 4)?;
+        let __column0_5: p::Vec<[u16; 2]> = {
+            let __total0 = p::flat_count(__reader, __count, 2)?;
+            let __values0 = p::read_int_column::<u16>(__reader, __total0)?;
+            p::split_copy_arrays(__reader, __count, __values0)?
+        };
+        let __column0_6: p::Vec<f32> =
+            p::read_rows(__reader, __count, <f32 as p::BitPack>::MIN_BITS, |__reader| {
+                let __row0 = <f32 as p::BitPack>::read_from(__reader)?;
+                p::Ok(__row0)
+            })?;
+        let mut __columns = (
+            p::IntoIterator::into_iter(__column0_0),
+            p::IntoIterator::into_iter(__column0_1),
+            p::IntoIterator::into_iter(__column0_2),
+            p::IntoIterator::into_iter(__column0_3),
+            p::IntoIterator::into_iter(__column0_4),
+            p::IntoIterator::into_iter(__column0_5),
+            p::IntoIterator::into_iter(__column0_6),
+        );
+        p::claim_column::<Row>(__reader, __count)?;
+        let mut __out = p::Vec::with_capacity(__count);
+        for _ in 0..__count {
+            __out.push((
+                p::column_next(&mut __columns.0, __reader)?,
+                p::column_next(&mut __columns.1, __reader)?,
+                p::column_next(&mut __columns.2, __reader)?,
+                p::column_next(&mut __columns.3, __reader)?,
+                p::column_next(&mut __columns.4, __reader)?,
+                p::column_next(&mut __columns.5, __reader)?,
+                p::column_next(&mut __columns.6, __reader)?,
+            ));
+        }
+        let (__tags, __counts) = p::read_tag_column::<3>(__reader, 3)?;
+        assert_eq!(__counts, [1, 1, 1]);
+        let __nested = {
+            let __total0 = p::flat_count(__reader, 3, 2)?;
+            let __values0 = <u32 as p::Columns>::read_columns(__total0, __reader)?;
+            let __arrays: p::Vec<[u32; 2]> = p::split_arrays(__reader, 3, __values0)?;
+            __arrays
+        };
+        p::Ok((__out, __tags, __nested))
+    };
     let (read_rows, read_tags, read_nested) = read(&mut reader).unwrap();
     assert_eq!(read_rows, rows);
     assert_eq!(read_tags, tags);

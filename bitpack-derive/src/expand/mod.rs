@@ -1,5 +1,5 @@
 //! The expand layer: turns a checked [`Plan`] into the `BitPack` impl (and
-//! the `SignScope` and `ChangeGroups` impls the plan calls for). Nothing
+//! the `SignScope`, `ChangeGroups` and `Columns` impls the plan calls for). Nothing
 //! here can fail.
 //!
 //! The generated code names everything by full path through
