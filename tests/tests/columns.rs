@@ -252,3 +252,33 @@ fn empty_arrays_arrays_of_structs_and_vecs_of_vecs_round_trip() {
         round_trip(&Odds { odds: (0..count).map(odd).collect() });
     }
 }
+
+/// A columns field inside change groups: sent whole in its group, like any field.
+#[derive(BitPack, Clone, Debug, PartialEq, Default)]
+struct Tracked {
+    #[change_group]
+    tick: u32,
+    #[change_group]
+    #[bitpack(columns, max_len = 32)]
+    cells: Vec<u16>,
+}
+
+#[test]
+fn a_columns_field_rides_in_a_change_group() {
+    use bitpack::{BitReader, BitWrite, BitWriter, ChangeGroups};
+    let value = Tracked { tick: 5, cells: vec![3, 4, 5000] };
+    round_trip(&value);
+    let mut latest = <Tracked as ChangeGroups>::Tracker::default();
+    let mut buf = [0u8; 64];
+    let mut writer = BitWriter::new(&mut buf);
+    value.write_changes(&mut writer, &Default::default(), &mut latest).unwrap();
+    let used = writer.finish().unwrap();
+    let mut seen = Tracked::default();
+    seen.read_changes(&mut BitReader::new(&buf[..used])).unwrap();
+    assert_eq!(seen, value);
+    // Unchanged: one flag bit per group.
+    let confirmed = latest.clone();
+    let mut writer = BitWriter::new(&mut buf);
+    value.write_changes(&mut writer, &confirmed, &mut latest).unwrap();
+    assert_eq!(writer.bits_written(), 2);
+}
