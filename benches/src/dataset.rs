@@ -472,6 +472,18 @@ pub fn fingerprint(data: &Dataset) -> u64 {
     hash.finish()
 }
 
+/// FNV-1a over the bytes of each message as `bitpack::encode` writes it
+/// (issue 16's datasets pin their row layout's bytes so).
+pub fn fingerprint_encoded<T: BitPack>(messages: &[T]) -> u64 {
+    let mut hash = Fnv1a::new();
+    for message in messages {
+        for byte in bitpack::encode(message).expect("encodes") {
+            hash.u64(u64::from(byte));
+        }
+    }
+    hash.finish()
+}
+
 struct Fnv1a(u64);
 
 impl Fnv1a {

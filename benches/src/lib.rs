@@ -23,6 +23,12 @@
 //! Issue 13 (replicating a world):
 //! - [`churn`]: the dataset with entities spawning and despawning, keyed by
 //!   id, sent to a client by `bitpack::sync` over a lossy link.
+//!
+//! Issue 16 (column widths, no ranges declared), each declared in the row,
+//! adaptive and columns layouts:
+//! - [`mk48`]: an mk48.io-like world update.
+//! - [`weblog`]: a web server's access log.
+//! - [`unranged`]: the issue-6 snapshots as integers, without ranges.
 
 pub mod churn;
 pub mod cubes;
@@ -31,9 +37,12 @@ pub mod delta_estimate;
 pub mod general;
 pub mod hand;
 pub mod hand_game;
+pub mod mk48;
 pub mod object;
 pub mod peers;
 pub mod proto;
 pub mod quantized;
 pub mod rng;
 pub mod stream;
+pub mod unranged;
+pub mod weblog;

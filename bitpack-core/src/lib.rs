@@ -47,6 +47,12 @@
 //! │   ├── group.rs          values sharing one length: arrays, and Vecs after their length
 //! │   ├── sign_scope.rs     SignScope: one sign bit for a whole message
 //! │   └── fixed.rs          floats without a range, as fixed point
+//! ├── columns/              #[bitpack(columns)]: a collection field by field (alloc)
+//! │   ├── mod.rs            the wire format; the Columns trait, for integers and bool; fingerprints
+//! │   ├── int.rs            an integer column: one header (shared, per value, offset), then the values
+//! │   ├── bools.rs          a bool column, 64 bits at a time
+//! │   ├── lengths.rs        a collection's length; columns of lengths and of strings
+//! │   └── assemble.rs       decoded columns back into options, vecs, arrays, enums
 //! ├── pack.rs               BitPack: a type that knows its wire layout
 //! ├── change/               change groups: send the parts that changed
 //! │   ├── mod.rs            ChangeGroups; the public names
@@ -100,6 +106,8 @@ mod bits;
 mod boxed;
 pub mod change;
 mod codec;
+#[cfg(feature = "alloc")]
+mod columns;
 mod error;
 mod impls;
 #[cfg(feature = "glam")]

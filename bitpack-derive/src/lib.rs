@@ -28,6 +28,7 @@
 //! │   ├── items.rs                wire order: fields, fused runs, adaptive groups, change groups
 //! │   ├── consts.rs               typed constants and compile-time checks
 //! │   ├── keyed.rs                keyed collections and the #[bitpack(key)] field
+//! │   ├── columns.rs              #[bitpack(columns)]: which column an encoding becomes
 //! │   └── runtime.rs              the path to <crate>::__private
 //! ├── check/                      plans each field by rules, then runs passes
 //! │   ├── mod.rs                  the driver: fields through the rules, then the passes
@@ -37,6 +38,7 @@
 //! │   ├── rules/                  one rule per encoding, tried in order
 //! │   │   ├── mod.rs              the order of the rules
 //! │   │   ├── with.rs             #[bitpack(with = module)]: the whole field
+//! │   │   ├── columns.rs          #[bitpack(columns)]: the outermost Vec or array
 //! │   │   ├── fixed.rs            #[quantize(res)] alone: fixed point
 //! │   │   ├── adaptive.rs         #[bitpack(adaptive)]
 //! │   │   ├── rotation.rs         #[quantize(bits = N)] on a quaternion
@@ -51,6 +53,7 @@
 //! │       ├── mod.rs              each field list beside its plan
 //! │       ├── adaptive_groups.rs  adaptive(group) into one item
 //! │       ├── change_groups.rs    #[change_group] and relative into Changes
+//! │       ├── columns.rs          #[bitpack(columns)] on the type: every field a column
 //! │       ├── keyed.rs            #[bitpack(key)] and spawn
 //! │       ├── recursion.rs        a type that holds itself, refused at the field
 //! │       └── runs.rs             fixed-width fields fused into runs
@@ -71,6 +74,7 @@
 //!     │   ├── geometry.rs         vectors and quaternions: fields, run parts, relative
 //!     │   ├── collections.rs      the collections beyond String and Vec
 //!     │   ├── with.rs             a field through a `with` module
+//!     │   ├── columns.rs          a collection as columns, and each column's views
 //!     │   └── keyed.rs            keyed collections: whole, delta, sent state
 //!     ├── body.rs                 a struct's and an enum's sizes, write_to and read_from
 //!     ├── items.rs                the code of wire items, shared with change groups
@@ -79,6 +83,7 @@
 //!     │   ├── within.rs           what a Sender calls: the *_within methods, sent_state
 //!     │   └── cached.rs           what a Sender keeps: PRINTS, write_delta_cached, group_prints
 //!     ├── key_field.rs            the KeyField impl of #[bitpack(key)]
+//!     ├── columns.rs              the Columns impl of #[bitpack(columns)] types
 //!     ├── sign_scope.rs           the SignScope impl of adaptive types
 //!     ├── checks.rs               constants, compile-time checks, max_bytes
 //!     ├── problem.rs              a compile-time check failing at the attribute

@@ -7,6 +7,8 @@
 mod adaptive_and_changes;
 #[path = "../../fuzz/logic/bits.rs"]
 mod bits;
+#[path = "../../fuzz/logic/decode_columns.rs"]
+mod decode_columns;
 #[path = "../../fuzz/logic/decode_derived.rs"]
 mod decode_derived;
 #[path = "../../fuzz/logic/read_ops.rs"]
@@ -64,6 +66,11 @@ fn read_ops() {
 #[test]
 fn decode_derived() {
     replay("decode_derived", 0x2545_F491_4F6C_DD1D, decode_derived::check);
+}
+
+#[test]
+fn decode_columns() {
+    replay("decode_columns", 0x6C8E_9CF5_7093_2BD1, decode_columns::check);
 }
 
 #[test]

@@ -39,6 +39,8 @@ mod shadowed {
     pub trait KeyField {}
     pub trait Key {}
     pub struct Budget;
+    pub trait Columns {}
+    pub trait ColumnInt {}
 
     pub const MAX_HEALTH: i32 = 1000;
     pub const NAME_LEN: usize = 12;
@@ -333,12 +335,54 @@ mod shadowed {
         #[bitpack(skip)]
         pub cache: u64,
     }
+
+    /// Issue 16's columns: every shape a column holds.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(columns)]
+    pub struct Cell {
+        pub id: u32,
+        pub dx: i16,
+        #[bits(min = 0, max = 7)]
+        pub kind: u8,
+        pub flag: bool,
+        pub speed: f32,
+        #[bitpack(max_len = 8)]
+        pub marks: ::std::vec::Vec<u16>,
+        #[bitpack(max_len = NAME_LEN)]
+        pub name: ::std::string::String,
+        pub grid: [i8; 2],
+        pub maybe: ::core::option::Option<Mood>,
+        pub place: Pair,
+        #[bitpack(skip)]
+        pub cache: u64,
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(columns)]
+    pub struct Pair(#[bits(min = 10, max = 20)] pub u32, pub bool);
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[bitpack(columns)]
+    pub enum Mood {
+        Calm,
+        Angry(u8),
+        Lost { steps: i32 },
+    }
+
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Board {
+        #[bitpack(columns, max_len = 64)]
+        pub cells: ::std::vec::Vec<Cell>,
+        #[bitpack(columns)]
+        pub corners: [Mood; 2],
+    }
 }
 
 use ::bitpack::BitPack;
 use shadowed::{
-    Adaptive, AdaptiveCollections, AdaptiveKinds, Arena, Crowd, Entity, FieldGroups, Generic, Geometry,
-    GroupKinds, Grouped, Inner, Kinds, Moving, Named, Never, Single, Token, Tuple, TypeGroup, Unit,
+    Adaptive, AdaptiveCollections, AdaptiveKinds, Arena, Board, Cell, Crowd, Entity, FieldGroups, Generic,
+    Geometry, GroupKinds, Grouped, Inner, Kinds, Mood, Moving, Named, Never, Pair, Single, Token, Tuple,
+    TypeGroup, Unit,
 };
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
@@ -565,4 +609,25 @@ fn issue_12_kinds_in_deltas_without_the_prelude() {
     assert_eq!(back.position, moved.position);
     assert_eq!(back.cell, moved.cell);
     assert_eq!(back.name, moved.name);
+}
+
+#[test]
+fn columns_round_trip_without_the_prelude() {
+    let cell = |id: u32, maybe| Cell {
+        id,
+        dx: -7,
+        kind: 5,
+        flag: id.is_multiple_of(2),
+        speed: 0.5,
+        marks: vec![1, 2, id as u16],
+        name: "cell".to_owned(),
+        grid: [-1, 1],
+        maybe,
+        place: Pair(10 + id, true),
+        cache: 0,
+    };
+    round_trip(&Board {
+        cells: vec![cell(1, None), cell(2, Some(Mood::Angry(3))), cell(9, Some(Mood::Lost { steps: -40 }))],
+        corners: [Mood::Calm, Mood::Angry(200)],
+    });
 }

@@ -2195,3 +2195,148 @@ fn blocks_write_and_read_as_generated() {
     let error = p::write_items(&mut writer, &refused, 20).unwrap_err();
     assert_eq!((error.kind(), error.bit()), (ErrorKind::NonFiniteFloat, 5 + 9 * LANES_RUN_BITS));
 }
+
+#[test]
+fn columns_write_and_read_as_generated() {
+    // The columns of three values `{ id: u32, alive: bool, hp: Option<i16>, tags: Vec<u8>,
+    // name: String, pair: [u16; 2], speed: f32 }` as `expand/codec/columns.rs` emits them, with
+    // the tag column of an enum of 3 and a `Vec` of arrays of a nested type beside them.
+    type Row = (u32, bool, Option<i16>, alloc::vec::Vec<u8>, alloc::string::String, [u16; 2], f32);
+    type Read = (p::Vec<Row>, p::Vec<u32>, p::Vec<[u32; 2]>);
+    let rows: alloc::vec::Vec<Row> = alloc::vec![
+        (7, true, Some(-3), alloc::vec![1, 2], "a".into(), [5, 6], 0.5),
+        (9, false, None, alloc::vec![], "".into(), [7, 8], -1.0),
+        (8, true, Some(40), alloc::vec![3], "bc".into(), [9, 9], 2.0),
+    ];
+    let tags = [2u32, 0, 1];
+    let nested = [[1u32, 2], [3, 4], [5, 6]];
+    let mut buf = [0u8; 128];
+    let mut writer = BitWriter::new(&mut buf);
+    let write = |__writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
+        p::write_column_len(__writer, p::Vec::len(&rows), 16)?;
+        let __items = p::IntoIterator::into_iter(&rows);
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.0);
+        p::write_int_column(__writer, p::Iterator::copied(__column_items0))?;
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.1);
+        p::write_bool_column(__writer, p::Iterator::copied(__column_items0))?;
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.2);
+        p::write_bool_column(
+            __writer,
+            p::Iterator::map(p::Clone::clone(&__column_items0), p::Option::is_some),
+        )?;
+        let __column_items1 = p::Iterator::filter_map(__column_items0, p::Option::as_ref);
+        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.3);
+        p::write_length_column(
+            __writer,
+            p::Iterator::map(p::Clone::clone(&__column_items0), p::Vec::len),
+            4,
+        )?;
+        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
+        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.4);
+        p::write_text_column(__writer, p::Iterator::map(__column_items0, p::String::as_str), 4)?;
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.5);
+        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
+        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.6);
+        for __row0 in __column_items0 {
+            <f32 as p::BitPack>::write_to(__row0, __writer)?;
+        }
+        p::write_tag_column(__writer, p::IntoIterator::into_iter(tags), 3)?;
+        <u32 as p::Columns>::write_columns(
+            p::Iterator::flat_map(nested.iter(), p::IntoIterator::into_iter),
+            __writer,
+        )?;
+        p::Ok(())
+    };
+    write(&mut writer).unwrap();
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    let read = |__reader: &mut BitReader<'_>| -> p::Result<Read, p::Error> {
+        let __count = p::read_column_len(__reader, 16)?;
+        let __column0_0: p::Vec<u32> = p::read_int_column::<u32>(__reader, __count)?;
+        let __column0_1: p::Vec<bool> = p::read_bool_column(__reader, __count)?;
+        let __column0_2: p::Vec<Option<i16>> = {
+            let __presence0 = p::read_bool_column(__reader, __count)?;
+            let __present0 = p::count_present(&__presence0);
+            let __values0 = p::read_int_column::<i16>(__reader, __present0)?;
+            p::zip_options(__reader, __presence0, __values0)?
+        };
+        let __column0_3: p::Vec<p::Vec<u8>> = {
+            let (__lengths0, __total0) = p::read_length_column(__reader, __count, 4)?;
+            let __values0 = p::read_int_column::<u8>(__reader, __total0)?;
+            p::split_vecs(__reader, __lengths0, __values0)?
+        };
+        let __column0_4: p::Vec<p::String> = p::read_text_column(__reader, __count, 4)?;
+        let __column0_5: p::Vec<[u16; 2]> = {
+            let __total0 = p::flat_count(__reader, __count, 2)?;
+            let __values0 = p::read_int_column::<u16>(__reader, __total0)?;
+            p::split_copy_arrays(__reader, __count, __values0)?
+        };
+        let __column0_6: p::Vec<f32> =
+            p::read_rows(__reader, __count, <f32 as p::BitPack>::MIN_BITS, |__reader| {
+                let __row0 = <f32 as p::BitPack>::read_from(__reader)?;
+                p::Ok(__row0)
+            })?;
+        let mut __columns = (
+            p::IntoIterator::into_iter(__column0_0),
+            p::IntoIterator::into_iter(__column0_1),
+            p::IntoIterator::into_iter(__column0_2),
+            p::IntoIterator::into_iter(__column0_3),
+            p::IntoIterator::into_iter(__column0_4),
+            p::IntoIterator::into_iter(__column0_5),
+            p::IntoIterator::into_iter(__column0_6),
+        );
+        p::claim_column::<Row>(__reader, __count)?;
+        let mut __out = p::Vec::with_capacity(__count);
+        for _ in 0..__count {
+            __out.push((
+                p::column_next(&mut __columns.0, __reader)?,
+                p::column_next(&mut __columns.1, __reader)?,
+                p::column_next(&mut __columns.2, __reader)?,
+                p::column_next(&mut __columns.3, __reader)?,
+                p::column_next(&mut __columns.4, __reader)?,
+                p::column_next(&mut __columns.5, __reader)?,
+                p::column_next(&mut __columns.6, __reader)?,
+            ));
+        }
+        let (__tags, __counts) = p::read_tag_column::<3>(__reader, 3)?;
+        assert_eq!(__counts, [1, 1, 1]);
+        let __nested = {
+            let __total0 = p::flat_count(__reader, 3, 2)?;
+            let __values0 = <u32 as p::Columns>::read_columns(__total0, __reader)?;
+            let __arrays: p::Vec<[u32; 2]> = p::split_arrays(__reader, 3, __values0)?;
+            __arrays
+        };
+        p::Ok((__out, __tags, __nested))
+    };
+    let (read_rows, read_tags, read_nested) = read(&mut reader).unwrap();
+    assert_eq!(read_rows, rows);
+    assert_eq!(read_tags, tags);
+    assert_eq!(read_nested, nested);
+    let array: [u8; 2] = p::into_array(&reader, alloc::vec![1, 2]).unwrap();
+    assert_eq!(array, [1, 2]);
+    // The sizes and fingerprints generated `MAX_BITS`, `MIN_BITS` and `SCHEMA` name.
+    let header = p::sum(&[<u32 as p::ColumnInt>::HEADER_MAX_BITS, p::length_column_max_bits(0, 4)]);
+    let item = p::sum(&[(<u32 as p::ColumnInt>::WIDTH as usize), p::text_column_max_bits(1, 4)]);
+    assert!(p::columns_max_bits(header, item, 16) > p::column_len_max_bits(16));
+    assert_eq!(p::column_len_min_bits(16), 3);
+    assert_eq!(<bool as p::Columns>::ITEM_MAX_BITS, 1);
+    let schemas = [
+        p::column_int_schema(<i16 as p::ColumnInt>::WIDTH, <i16 as p::ColumnInt>::SIGNED),
+        p::COLUMN_BOOL_SCHEMA,
+        p::column_option_schema(p::COLUMN_BOOL_SCHEMA),
+        p::column_vec_schema(4, p::COLUMN_BOOL_SCHEMA),
+        p::column_array_schema(2, p::COLUMN_BOOL_SCHEMA),
+        p::column_text_schema(4),
+        p::column_rows_schema(<f32 as p::BitPack>::SCHEMA),
+        p::column_fields_schema(&[p::COLUMN_BOOL_SCHEMA]),
+        p::column_enum_schema(&[p::column_fields_schema(&[])]),
+        p::columns_field_schema(16, false, <u32 as p::Columns>::COLUMNS_SCHEMA),
+    ];
+    for (index, schema) in schemas.iter().enumerate() {
+        assert!(!schemas[..index].contains(schema), "fingerprint {index} is distinct");
+    }
+    assert_eq!(p::int_column_bits([1u8, 2, 3].into_iter()), 2 + 3 + 3 * 2);
+}

@@ -28,6 +28,7 @@ const PASSES: &[Pass] = &[
     max_bytes,
     passes::change_groups::run,
     passes::keyed::run,
+    passes::columns::run,
     passes::runs::run,
 ];
 
@@ -36,6 +37,7 @@ const PASSES: &[Pass] = &[
 pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, syn::Error> {
     let adaptive = TypeAdaptive::new(&input.attrs, &input.body, &mut errors);
     let mut planner = Planner::new(errors, adaptive, &[keyed::plan], rules::RULES);
+    planner.columns = input.attrs.columns.as_ref();
     let body = match &input.body {
         Body::Struct(fields) => Some(ir::Body::Struct(planner.fields(fields))),
         Body::Enum(variants) => Some(ir::Body::Enum(
@@ -74,6 +76,7 @@ pub fn plan<'a>(input: &'a Input<'a>, mut errors: Errors) -> Result<Plan<'a>, sy
         checks,
         changes: draft.changes,
         key_field: draft.key_field,
+        columns: input.attrs.columns.is_some(),
     })
 }
 

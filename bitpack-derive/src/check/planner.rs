@@ -3,7 +3,7 @@
 //! encoding), then the attributes no value took. Also declares the typed
 //! constants the plan refers to.
 
-use crate::check::reach::{Reach, TypeAdaptive, Used};
+use crate::check::reach::{Mode, Reach, TypeAdaptive, Used};
 use crate::errors::Errors;
 use crate::ir;
 use crate::ir::consts::{Check, Const, ConstName, ConstTy, Role};
@@ -15,7 +15,7 @@ use crate::parse::ty::{Shape, shape};
 use crate::parse::value::{Literal, Value};
 use crate::parse::{self, FieldList};
 use proc_macro2::Span;
-use syn::Type;
+use syn::{Ident, Type};
 
 /// One way to encode a value: `Some` when it takes the value (having
 /// reported anything wrong with it), `None` to leave it to the next rule.
@@ -53,6 +53,8 @@ pub struct Planner<'a> {
     pub adaptive: TypeAdaptive<'a>,
     rules: &'static [Rule],
     field_rules: &'static [FieldRule],
+    /// `#[bitpack(columns)]` on the type: it reaches every collection field.
+    pub columns: Option<&'a Ident>,
 }
 
 impl<'a> Planner<'a> {
@@ -62,7 +64,15 @@ impl<'a> Planner<'a> {
         field_rules: &'static [FieldRule],
         rules: &'static [Rule],
     ) -> Self {
-        Planner { errors, consts: Vec::new(), checks: Vec::new(), adaptive, rules, field_rules }
+        Planner {
+            errors,
+            consts: Vec::new(),
+            checks: Vec::new(),
+            adaptive,
+            rules,
+            field_rules,
+            columns: None,
+        }
     }
 
     /// Plans a struct's or a variant's fields; every written field is an item.
@@ -101,7 +111,12 @@ impl<'a> Planner<'a> {
         if let Some(encoding) = field_rules.iter().find_map(|rule| rule(self, field)) {
             return Some(encoding);
         }
-        let reach = Reach::of(attrs, &self.adaptive, &mut self.errors);
+        let mut reach = Reach::of(attrs, &self.adaptive, &mut self.errors);
+        reach.columns = match (&attrs.columns, self.columns) {
+            (Some(columns), _) => Some(Mode::Explicit(columns)),
+            (None, Some(_)) => Some(Mode::Implicit),
+            (None, None) => None,
+        };
         let mut used = Used::default();
         let encoding = self.encode(field.ty, reach, &mut used);
         reach.report_unused(&used, &mut self.errors);

@@ -21,6 +21,8 @@ pub struct Reach<'a> {
     pub rotation: Option<&'a Rotation>,
     /// `with` takes the whole field; the attributes beside it are mistakes.
     pub with: Option<&'a Setting<Path>>,
+    /// `columns`: the outermost collection written field by field.
+    pub columns: Option<Mode<'a>>,
 }
 
 /// How `adaptive` reached a field.
@@ -42,6 +44,7 @@ pub struct Used {
     pub adaptive: bool,
     pub fixed: bool,
     pub rotation: bool,
+    pub columns: bool,
 }
 
 /// `#[bitpack(adaptive)]` and `adaptive(group)` on the type, and whether
@@ -92,6 +95,7 @@ impl<'a> Reach<'a> {
             fixed: None,
             rotation: attrs.rotation.as_ref(),
             with: attrs.with.as_ref(),
+            columns: None,
         };
         if let (Some(_), Some(second)) = (reach.bits, reach.quantize) {
             errors.at(second.name.span(), "#[bits] and #[quantize] on one field; keep one");
@@ -161,6 +165,9 @@ impl<'a> Reach<'a> {
         if let (Some(rotation), false) = (self.rotation, used.rotation) {
             errors.at(rotation.name.span(), QUATERNION_NEEDED);
         }
+        if let (Some(Mode::Explicit(columns)), false) = (self.columns, used.columns) {
+            errors.at(columns.span(), COLUMNS_NEEDED);
+        }
         if let (Some(max_len), false) = (self.max_len, used.max_len) {
             errors.at(max_len.name.span(), COLLECTION_NEEDED);
         }
@@ -179,6 +186,10 @@ const QUATERNION_NEEDED: &str = "#[quantize(bits = N)] needs a quaternion field:
 /// `max_len` on a field with no collection in it.
 const COLLECTION_NEEDED: &str = "`max_len` bounds a collection (`String`, `Vec`, `VecDeque`, `Box<str>`, \
                                  `Box<[T]>`, `Cow<str>`, a map or a set) and this field holds none; remove it";
+
+/// `columns` on a field with no collection to write as columns.
+const COLUMNS_NEEDED: &str = "`columns` writes a `Vec` or an array field by field, and this field is \
+                              neither; remove it";
 
 /// `#[quantize(res)]` on a field with no float in it.
 const FLOAT_NEEDED_FIXED: &str = "#[quantize(res)] needs an `f32` or `f64` field; make the field an `f32` or \

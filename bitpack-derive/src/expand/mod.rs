@@ -1,5 +1,5 @@
 //! The expand layer: turns a checked [`Plan`] into the `BitPack` impl (and
-//! the `SignScope` and `ChangeGroups` impls the plan calls for). Nothing
+//! the `SignScope`, `ChangeGroups` and `Columns` impls the plan calls for). Nothing
 //! here can fail.
 //!
 //! The generated code names everything by full path through
@@ -14,6 +14,7 @@ mod body;
 mod change_groups;
 mod checks;
 mod codec;
+mod columns;
 mod generics;
 mod items;
 mod key_field;
@@ -80,6 +81,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         Body::Struct(fields) if atomic => batch::items(&names, fields),
         _ => TokenStream::new(),
     };
+    let columns = columns::expand(&names, plan);
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
     let inline = match &plan.body {
@@ -117,6 +119,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
             #force_check
             #changes
             #key_field
+            #columns
         };
     }
 }

@@ -4,6 +4,7 @@
 //! their values, and [`Encoding::walk`] visits them all.
 
 use crate::ir::adaptive::Adaptive;
+use crate::ir::columns::ColumnsField;
 use crate::ir::consts::{ConstName, Range, Steps};
 use crate::ir::geometry::{Rotation, Vector};
 use crate::ir::keyed::Keyed;
@@ -33,6 +34,8 @@ pub enum Encoding<'a> {
     Collection(Collection<'a>),
     /// A `#[change_group]` keyed collection: see [`Keyed`].
     Keyed(Keyed<'a>),
+    /// `#[bitpack(columns)]`: a collection written field by field, see [`ColumnsField`].
+    Columns(ColumnsField<'a>),
 }
 
 /// A `bool`: one bit, through its own `BitPack`.
@@ -175,7 +178,9 @@ impl<'a> Encoding<'a> {
             | Encoding::Text(_)
             | Encoding::Nested(_)
             | Encoding::Adaptive(_)
-            | Encoding::Keyed(_) => &[],
+            | Encoding::Keyed(_)
+            // Opaque: its values are columns, outside the row's sign scope, runs and groups.
+            | Encoding::Columns(_) => &[],
         }
     }
 

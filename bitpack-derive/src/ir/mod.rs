@@ -12,8 +12,10 @@
 //!   compiler runs on those the derive could not read.
 //! - `keyed`: keyed collections and the `#[bitpack(key)]` field.
 //! - `runtime`: the path generated code reaches the runtime by.
+//! - `columns`: collections written field by field (`#[bitpack(columns)]`).
 
 pub mod adaptive;
+pub mod columns;
 pub mod consts;
 pub mod encoding;
 pub mod geometry;
@@ -44,6 +46,8 @@ pub struct Plan<'a> {
     pub changes: Option<Changes>,
     /// `#[bitpack(key)]`: the field the type's `KeyField` impl returns.
     pub key_field: Option<KeyField<'a>>,
+    /// `#[bitpack(columns)]` on the type: it also implements `Columns`.
+    pub columns: bool,
 }
 
 pub enum Body<'a> {

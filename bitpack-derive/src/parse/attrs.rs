@@ -72,6 +72,8 @@ pub struct FieldAttrs {
     pub change_group: Option<GroupAttr>,
     /// `#[bitpack(key)]` and `#[bitpack(spawn = path)]`: see `check::keyed`.
     pub keyed: KeyedAttrs,
+    /// `#[bitpack(columns)]`: the collection written field by field.
+    pub columns: Option<Ident>,
 }
 
 /// The keys of keyed collections on a field.
@@ -91,6 +93,9 @@ pub struct ContainerAttrs {
     pub adaptive: Option<Ident>,
     /// The `group` of `adaptive(group)`: every plain integer field in one group.
     pub adaptive_group: Option<Ident>,
+    /// `#[bitpack(columns)]`: every collection field written field by field,
+    /// and the type written as columns inside others.
+    pub columns: Option<Ident>,
 }
 
 impl ContainerAttrs {
@@ -149,6 +154,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     parsed.skip = take_flag(&mut bitpack, "skip");
     parsed.keyed.key = take_flag(&mut bitpack, "key");
     parsed.keyed.spawn = take_value(&mut bitpack, "spawn").map(|(name, value)| Setting { name, value });
+    parsed.columns = take_flag(&mut bitpack, "columns");
     parsed
 }
 
@@ -169,6 +175,7 @@ pub fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> ContainerAtt
     parsed.max_bytes = take_value(&mut bitpack, "max_bytes").map(|(name, value)| Setting { name, value });
     (parsed.adaptive, parsed.adaptive_group) = take_adaptive(&mut bitpack);
     parsed.krate = take_path(&mut bitpack, "crate").map(|(name, value)| Setting { name, value });
+    parsed.columns = take_flag(&mut bitpack, "columns");
     parsed
 }
 

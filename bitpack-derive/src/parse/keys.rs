@@ -69,6 +69,8 @@ pub const BITPACK_KEYS: &[Key] = &[
     // Keyed collections (issue 13).
     key("key", false, Place::Field, Status::Ready),
     key("spawn", true, Place::Field, Status::Ready),
+    // Collections written field by field (issue 16).
+    key("columns", false, Place::Either, Status::Ready),
 ];
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.

@@ -4,6 +4,7 @@
 
 pub mod adaptive_groups;
 pub mod change_groups;
+pub mod columns;
 pub mod keyed;
 pub mod recursion;
 pub mod runs;

@@ -8,6 +8,7 @@
 
 mod adaptive;
 mod collections;
+mod columns;
 mod containers;
 mod fixed;
 mod plain;
@@ -20,13 +21,15 @@ mod with;
 
 use crate::check::planner::Rule;
 
-/// `with` first (it takes the whole field), then fixed point and adaptive
+/// `with` first (it takes the whole field), then `columns` (it takes the
+/// outermost collection, and plans its element through the rest), then fixed point and adaptive
 /// (they take integers and floats that would otherwise be plain), then the
 /// attributes (vectors and quaternions before the scalars), then the
 /// collections and containers (which plan their values through these same
 /// rules), then plain types.
 pub const RULES: &[Rule] = &[
     with::plan,
+    columns::plan,
     fixed::plan,
     adaptive::plan,
     rotation::plan,

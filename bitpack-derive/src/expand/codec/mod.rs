@@ -15,6 +15,7 @@
 //! - `geometry`: vectors with per-axis bounds, quaternions as smallest three.
 //! - `collections`: `Box<str>` and the like, `VecDeque`, boxed slices, maps, sets.
 //! - `with`: a field through a `#[bitpack(with = module)]` module.
+//! - `columns`: a collection written field by field, and its columns.
 //!
 //! Emitted code writes to `names.writer` and reads from `names.reader`, as
 //! statements and expressions that end in `?` on errors.
@@ -22,6 +23,7 @@
 pub mod adaptive;
 pub mod bool;
 pub mod collections;
+pub mod columns;
 pub mod containers;
 pub mod float;
 pub mod geometry;
@@ -162,5 +164,6 @@ pub fn codec<'e>(encoding: &'e Encoding<'_>) -> &'e dyn Codec {
         Encoding::Rotation(rotation) => rotation,
         Encoding::With(with) => with,
         Encoding::Collection(collection) => collection,
+        Encoding::Columns(columns) => columns,
     }
 }

@@ -1,0 +1,538 @@
+//! An integer column: one header for the whole column, then every value in
+//! the form it names (see the module docs of `columns` for the wire).
+//!
+//! The plan is made in one pass over the values, branch-free: the OR of the
+//! magnitudes gives the shared width, their summed lengths the per-value
+//! cost, the smallest and largest key the offset width, and the OR of the
+//! values the sign, so no separate pre-scan for a negative is needed. The
+//! reader runs the same plan over what it decoded and refuses a header the
+//! writer would not have written.
+
+use crate::error::{Error, ErrorKind};
+use crate::read::BitRead;
+use crate::sink::BitSink;
+use crate::source::SourceExt;
+use crate::write::BitWrite;
+use alloc::vec::Vec;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An integer type a column holds: `u8`..`u64`, `i8`..`i64`, `usize` and
+/// `isize` (as 64 bits on every target).
+pub trait ColumnInt: Copy + sealed::Sealed {
+    /// Bits of the type on the wire.
+    const WIDTH: u32;
+    /// Bits of a length prefix: `2^PREFIX_BITS == WIDTH`.
+    const PREFIX_BITS: u32;
+    /// Whether it has negative values.
+    const SIGNED: bool;
+    /// The most bits a column's header takes (mode, sign, shared width):
+    /// with `WIDTH` per value, a bound on the whole column.
+    const HEADER_MAX_BITS: usize = 2 + Self::SIGNED as usize + Self::PREFIX_BITS as usize + 1;
+
+    /// The value's `WIDTH` bits (two's complement), zero-extended.
+    fn raw(self) -> u64;
+    /// The value of `raw` (below `2^WIDTH`); `None` when it does not fit
+    /// the type on this target (`usize` on 32 bits).
+    fn from_raw(raw: u64) -> Option<Self>;
+}
+
+macro_rules! column_int {
+    ($($t:ty, $unsigned:ty, $wide:ty, $width:expr, $prefix:expr, $signed:expr;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl ColumnInt for $t {
+            const WIDTH: u32 = $width;
+            const PREFIX_BITS: u32 = $prefix;
+            const SIGNED: bool = $signed;
+            #[inline(always)]
+            fn raw(self) -> u64 {
+                // Through the unsigned type of the wire width: sign bits above it cleared.
+                (self as $unsigned) as u64
+            }
+            #[inline(always)]
+            fn from_raw(raw: u64) -> Option<Self> {
+                // `$wide` is the wire width's type, signed or not (64 bits for usize and isize).
+                <$t>::try_from(raw as $unsigned as $wide).ok()
+            }
+        }
+    )*};
+}
+
+column_int! {
+    u8, u8, u8, 8, 3, false;
+    u16, u16, u16, 16, 4, false;
+    u32, u32, u32, 32, 5, false;
+    u64, u64, u64, 64, 6, false;
+    usize, u64, u64, 64, 6, false;
+    i8, u8, i8, 8, 3, true;
+    i16, u16, i16, 16, 4, true;
+    i32, u32, i32, 32, 5, true;
+    i64, u64, i64, 64, 6, true;
+    isize, u64, i64, 64, 6, true;
+}
+
+/// How a column's values follow its header.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Form {
+    /// Every magnitude in the one width.
+    Shared(u32),
+    /// Every magnitude in the single-value adaptive form.
+    PerValue,
+    /// The smallest value (single-value form), then every value's distance
+    /// from it in the one width.
+    Offset { min: u64, width: u32 },
+}
+
+impl Form {
+    const fn mode(self) -> u32 {
+        match self {
+            Form::Shared(_) => 0,
+            Form::PerValue => 1,
+            Form::Offset { .. } => 2,
+        }
+    }
+}
+
+/// A column's header as planned: its form, whether magnitudes are zig-zag
+/// coded, and the column's exact bits (header included).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Plan {
+    form: Form,
+    zigzag: bool,
+    bits: u64,
+}
+
+#[inline(always)]
+const fn bit_length(value: u64) -> u32 {
+    64 - value.leading_zeros()
+}
+
+#[inline(always)]
+const fn mask<T: ColumnInt>() -> u64 {
+    u64::MAX >> (64 - T::WIDTH)
+}
+
+/// The zig-zag image of `raw` in `T`'s width (`0, -1, 1, -2` to `0, 1, 2, 3`).
+#[inline(always)]
+fn zigzag_of<T: ColumnInt>(raw: u64) -> u64 {
+    let sign = (raw >> (T::WIDTH - 1)) & 1;
+    ((raw << 1) & mask::<T>()) ^ (0u64.wrapping_sub(sign) & mask::<T>())
+}
+
+#[inline(always)]
+fn unzigzag<T: ColumnInt>(coded: u64) -> u64 {
+    ((coded >> 1) ^ 0u64.wrapping_sub(coded & 1)) & mask::<T>()
+}
+
+/// An order-preserving image of `raw` in `[0, 2^WIDTH)`: the sign bit flipped.
+#[inline(always)]
+fn key<T: ColumnInt>(raw: u64) -> u64 {
+    if T::SIGNED { raw ^ (1u64 << (T::WIDTH - 1)) } else { raw }
+}
+
+/// Bits of a width's header: the prefix, and one more bit for the two
+/// longest widths (the prefix holds `WIDTH` values, widths are `0..=WIDTH`).
+#[inline(always)]
+const fn width_header_bits<T: ColumnInt>(width: u32) -> u64 {
+    T::PREFIX_BITS as u64 + (width >= T::WIDTH - 1) as u64
+}
+
+/// Bits of one magnitude in the single-value form, beyond its prefix: its
+/// length less the implied leading 1, and the escape bit. Branch-free: the
+/// length of `magnitude | 1` is one more than the payload's for any
+/// magnitude (0 and 1 both send none), so no zero check.
+#[inline(always)]
+const fn value_extra_bits<T: ColumnInt>(magnitude: u64) -> u64 {
+    (63 - (magnitude | 1).leading_zeros()) as u64 + (magnitude >> (T::WIDTH - 2) != 0) as u64
+}
+
+/// The shortest header for the column of `raws` (each value's `WIDTH`
+/// bits), computed exactly in one pass; ties go to shared width, then per
+/// value, then offset.
+#[inline(always)]
+fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
+    let mut count = 0u64;
+    let (mut any, mut plain_or, mut zigzag_or) = (0u64, 0u64, 0u64);
+    let (mut plain_extra, mut zigzag_extra) = (0u64, 0u64);
+    let (mut low, mut high) = (u64::MAX, 0u64);
+    for raw in raws {
+        count += 1;
+        any |= raw;
+        plain_or |= raw;
+        plain_extra += value_extra_bits::<T>(raw);
+        if T::SIGNED {
+            let coded = zigzag_of::<T>(raw);
+            zigzag_or |= coded;
+            zigzag_extra += value_extra_bits::<T>(coded);
+        }
+        let key = key::<T>(raw);
+        low = low.min(key);
+        high = high.max(key);
+    }
+    // Signed values with the sign bit set anywhere are zig-zag coded.
+    let zigzag = T::SIGNED && (any >> (T::WIDTH - 1)) & 1 == 1;
+    let (or, extra) = if zigzag { (zigzag_or, zigzag_extra) } else { (plain_or, plain_extra) };
+    let sign_bit = T::SIGNED as u64;
+    let width = bit_length(or);
+    let shared = sign_bit + width_header_bits::<T>(width) + count * width as u64;
+    let per_value = sign_bit + count * T::PREFIX_BITS as u64 + extra;
+    let (min, offset_width) = if count == 0 { (0, 0) } else { (low, bit_length(high - low)) };
+    let min_magnitude = if T::SIGNED { zigzag_of::<T>(key::<T>(min)) } else { min };
+    let offset = T::PREFIX_BITS as u64
+        + value_extra_bits::<T>(min_magnitude)
+        + width_header_bits::<T>(offset_width)
+        + count * offset_width as u64;
+    let (form, zigzag, bits) = if shared <= per_value && shared <= offset {
+        (Form::Shared(width), zigzag, shared)
+    } else if per_value <= offset {
+        (Form::PerValue, zigzag, per_value)
+    } else {
+        (Form::Offset { min, width: offset_width }, false, offset)
+    };
+    Plan { form, zigzag, bits: bits + 2 }
+}
+
+/// Each value's `WIDTH` bits, gathered once: the plan and the write then
+/// run over a slice, whatever adapters project the values out of their
+/// structs.
+#[inline(always)]
+fn gather<T: ColumnInt>(values: impl Iterator<Item = T>) -> Vec<u64> {
+    let mut raws = Vec::with_capacity(values.size_hint().0);
+    values.for_each(|value| raws.push(value.raw()));
+    raws
+}
+
+/// The magnitude `raw` goes on the wire as, under the plan's sign mode.
+#[inline(always)]
+fn magnitude<T: ColumnInt>(raw: u64, zigzag: bool) -> u64 {
+    if T::SIGNED && zigzag { zigzag_of::<T>(raw) } else { raw }
+}
+
+/// Bits gathered in a local word and handed to the sink 64 at a time: a
+/// column's values are short, and the sink's own word lives behind a
+/// reference.
+pub(crate) struct Packer {
+    word: u64,
+    bits: u32,
+}
+
+impl Packer {
+    pub(crate) const fn new() -> Self {
+        Packer { word: 0, bits: 0 }
+    }
+
+    /// Adds the low `bits` (at most 64) of `value`, which must be below
+    /// `2^bits` (room already reserved).
+    #[inline(always)]
+    pub(crate) fn put<S: BitSink + ?Sized>(&mut self, sink: &mut S, value: u64, bits: u32) {
+        self.word |= value << self.bits;
+        let total = self.bits + bits;
+        if total >= 64 {
+            sink.push(self.word, 64);
+            self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
+            self.bits = total - 64;
+        } else {
+            self.bits = total;
+        }
+    }
+
+    /// Hands the sink what is left.
+    #[inline(always)]
+    pub(crate) fn finish<S: BitSink + ?Sized>(self, sink: &mut S) {
+        sink.push(self.word, self.bits);
+    }
+}
+
+/// Packs a width's header.
+#[inline(always)]
+fn push_width<T: ColumnInt, S: BitSink + ?Sized>(packer: &mut Packer, sink: &mut S, width: u32) {
+    let escape = T::WIDTH - 1;
+    if width < escape {
+        packer.put(sink, u64::from(width), T::PREFIX_BITS);
+    } else {
+        packer.put(
+            sink,
+            u64::from(escape) | (u64::from(width - escape) << T::PREFIX_BITS),
+            T::PREFIX_BITS + 1,
+        );
+    }
+}
+
+/// Packs one magnitude in the single-value form: the prefix and the
+/// payload in one word when they fit (all but the widest 64-bit values).
+#[inline(always)]
+fn push_value<T: ColumnInt, S: BitSink + ?Sized>(packer: &mut Packer, sink: &mut S, magnitude: u64) {
+    let length = bit_length(magnitude);
+    let escape = T::WIDTH - 1;
+    let (header, header_bits) = if length < escape {
+        (u64::from(length), T::PREFIX_BITS)
+    } else {
+        (u64::from(escape) | (u64::from(length - escape) << T::PREFIX_BITS), T::PREFIX_BITS + 1)
+    };
+    let payload_bits = length.saturating_sub(1);
+    let payload = magnitude & !(1u64 << payload_bits);
+    if header_bits + payload_bits <= 64 {
+        packer.put(sink, header | (payload << header_bits), header_bits + payload_bits);
+    } else {
+        packer.put(sink, header, header_bits);
+        packer.put(sink, payload, payload_bits);
+    }
+}
+
+/// Writes a column of integers: one header, then the values (nothing for
+/// none; the reader knows the count). The writer checks room for the whole
+/// column once, then writes without further checks.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::__private::write_int_column;
+/// use bitpack::{BitCounter, BitWrite};
+///
+/// let mut counter = BitCounter::new();
+/// write_int_column(&mut counter, [3u32, 7, 1, 6].into_iter())?;
+/// // Mode (2 bits), width 3 (5 bits), four values of 3 bits.
+/// assert_eq!(counter.bits_written(), 2 + 5 + 4 * 3);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
+#[inline]
+pub fn write_int_column<T: ColumnInt, W: BitWrite>(
+    writer: &mut W,
+    values: impl Iterator<Item = T> + Clone,
+) -> Result<(), Error> {
+    let raws = gather(values);
+    if raws.is_empty() {
+        return Ok(());
+    }
+    let plan = plan::<T>(raws.iter().copied());
+    let bits = usize::try_from(plan.bits).unwrap_or(usize::MAX);
+    writer.reserve(bits)?;
+    let mut packer = Packer::new();
+    packer.put(writer, u64::from(plan.form.mode()), 2);
+    if T::SIGNED && !matches!(plan.form, Form::Offset { .. }) {
+        packer.put(writer, u64::from(plan.zigzag), 1);
+    }
+    match plan.form {
+        Form::Shared(width) => {
+            push_width::<T, W>(&mut packer, writer, width);
+            if plan.zigzag {
+                for &raw in &raws {
+                    packer.put(writer, zigzag_of::<T>(raw), width);
+                }
+            } else {
+                for &raw in &raws {
+                    packer.put(writer, raw, width);
+                }
+            }
+        }
+        Form::PerValue => {
+            for &raw in &raws {
+                push_value::<T, W>(&mut packer, writer, magnitude::<T>(raw, plan.zigzag));
+            }
+        }
+        Form::Offset { min, width } => {
+            push_value::<T, W>(&mut packer, writer, magnitude::<T>(key::<T>(min), true));
+            push_width::<T, W>(&mut packer, writer, width);
+            for &raw in &raws {
+                packer.put(writer, key::<T>(raw) - min, width);
+            }
+        }
+    }
+    packer.finish(writer);
+    Ok(())
+}
+
+/// The exact bits [`write_int_column`] takes for `values`.
+pub fn int_column_bits<T: ColumnInt>(values: impl Iterator<Item = T> + Clone) -> usize {
+    let raws = gather(values);
+    if raws.is_empty() {
+        return 0;
+    }
+    usize::try_from(plan::<T>(raws.iter().copied()).bits).unwrap_or(usize::MAX)
+}
+
+/// Reads a width's header.
+#[inline(always)]
+fn read_width<T: ColumnInt>(reader: &mut impl BitRead) -> Result<u32, Error> {
+    let escape = T::WIDTH - 1;
+    let prefix = reader.take(T::PREFIX_BITS)? as u32;
+    if prefix < escape { Ok(prefix) } else { Ok(escape + reader.take(1)? as u32) }
+}
+
+/// Reads one magnitude in the single-value form.
+#[inline(always)]
+fn read_value<T: ColumnInt>(reader: &mut impl BitRead) -> Result<u64, Error> {
+    let length = read_width::<T>(reader)?;
+    if length <= 1 {
+        return Ok(u64::from(length));
+    }
+    Ok((1u64 << (length - 1)) | reader.take(length - 1)?)
+}
+
+/// Refuses `count` values of at least `bits` bits each that cannot be in
+/// what remains, then claims their allocation from the budget.
+#[inline(always)]
+pub(crate) fn claim_values<T>(reader: &mut impl BitRead, count: usize, bits: u64) -> Result<(), Error> {
+    if (count as u64).saturating_mul(bits) > reader.bits_remaining() as u64 {
+        return Err(Error::new(ErrorKind::UnexpectedEnd, reader.bits_read()));
+    }
+    reader.claim_allocation::<T>(count)
+}
+
+/// The value of `raw`, or `OutOfRange` (a `usize` past this target's).
+#[inline(always)]
+fn value_of<T: ColumnInt>(raw: u64, start: usize) -> Result<T, Error> {
+    T::from_raw(raw).ok_or(Error::new(ErrorKind::OutOfRange, start))
+}
+
+/// Reads a column of `count` integers written by [`write_int_column`].
+/// Refuses a mode no writer uses, values that cannot be in the input or
+/// past the allocation budget (before allocating), a value past the type,
+/// and a header the writer would not have chosen for the values read
+/// (`NonCanonical`). On `Err` the reader is back where it was.
+pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) -> Result<Vec<T>, Error> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let start = reader.bits_read();
+    reader
+        .rolled_back(|reader| {
+            let mode = reader.take(2)?;
+            let zigzag = T::SIGNED && mode != 2 && reader.take(1)? == 1;
+            let mut values: Vec<T> = Vec::new();
+            let form = match mode {
+                0 => {
+                    let width = read_width::<T>(reader)?;
+                    claim_values::<T>(reader, count, u64::from(width))?;
+                    values.reserve_exact(count);
+                    for _ in 0..count {
+                        let coded = reader.take(width)?;
+                        values.push(value_of::<T>(if zigzag { unzigzag::<T>(coded) } else { coded }, start)?);
+                    }
+                    Form::Shared(width)
+                }
+                1 => {
+                    claim_values::<T>(reader, count, u64::from(T::PREFIX_BITS))?;
+                    values.reserve_exact(count);
+                    for _ in 0..count {
+                        let coded = read_value::<T>(reader)?;
+                        values.push(value_of::<T>(if zigzag { unzigzag::<T>(coded) } else { coded }, start)?);
+                    }
+                    Form::PerValue
+                }
+                2 => {
+                    let coded = read_value::<T>(reader)?;
+                    let min = key::<T>(if T::SIGNED { unzigzag::<T>(coded) } else { coded });
+                    let width = read_width::<T>(reader)?;
+                    claim_values::<T>(reader, count, u64::from(width))?;
+                    values.reserve_exact(count);
+                    for _ in 0..count {
+                        let key = min.checked_add(reader.take(width)?).filter(|key| *key <= mask::<T>());
+                        let key = key.ok_or(Error::new(ErrorKind::OutOfRange, start))?;
+                        values.push(value_of::<T>(self::key::<T>(key), start)?);
+                    }
+                    Form::Offset { min, width }
+                }
+                _ => return Err(Error::new(ErrorKind::NonCanonical, start)),
+            };
+            // The header the writer would pick for these values, or a refusal.
+            let planned = plan::<T>(values.iter().map(|value| value.raw()));
+            if planned.form != form || planned.zigzag != zigzag {
+                return Err(Error::new(ErrorKind::NonCanonical, start));
+            }
+            Ok(values)
+        })
+        .map_err(|error| Error::new(error.kind(), start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::BitReader;
+    use crate::sink::counter::BitCounter;
+    use crate::sink::writer::BitWriter;
+
+    fn round_trip<T: ColumnInt + PartialEq + core::fmt::Debug>(values: &[T]) -> usize {
+        let mut counter = BitCounter::new();
+        write_int_column(&mut counter, values.iter().copied()).unwrap();
+        assert_eq!(counter.bits_written(), int_column_bits(values.iter().copied()));
+        let mut buf = alloc::vec![0u8; counter.bits_written().div_ceil(8) + 8];
+        let mut writer = BitWriter::new(&mut buf);
+        write_int_column(&mut writer, values.iter().copied()).unwrap();
+        assert_eq!(writer.bits_written(), counter.bits_written());
+        writer.finish().unwrap();
+        let mut reader = BitReader::new(&buf);
+        assert_eq!(read_int_column::<T>(&mut reader, values.len()).unwrap(), values);
+        assert_eq!(reader.bits_read(), counter.bits_written());
+        counter.bits_written()
+    }
+
+    #[test]
+    fn each_form_round_trips_and_is_the_shortest() {
+        // Shared: mode, 5-bit width 3, then 3 bits each.
+        assert_eq!(round_trip(&[3u32, 7, 1, 6]), 2 + 5 + 4 * 3);
+        // Per value: one large outlier among zeros.
+        assert_eq!(round_trip(&[0u32, 0, 0, 0, 0, 0, 0, u32::MAX]), 2 + 7 * 5 + (5 + 1 + 31));
+        // Offset: values in [1000, 1003].
+        let offset = round_trip(&[1000u16, 1001, 1003, 1002, 1000, 1001]);
+        assert_eq!(offset, 2 + (4 + 9) + 4 + 6 * 2);
+        // Signed: the header's sign bit, zig-zag only with a negative.
+        assert_eq!(round_trip(&[1i16, 2, 3]), 2 + 1 + 4 + 3 * 2);
+        assert_eq!(round_trip(&[-1i16, 1, 0]), 2 + 1 + 4 + 3 * 2);
+        round_trip(&[i64::MIN, i64::MAX, 0, -1]);
+        round_trip(&[u64::MAX, 0]);
+        round_trip(&[i8::MIN, i8::MIN]);
+        round_trip(&[usize::MAX, 3]);
+        round_trip(&[isize::MIN, 3]);
+        assert_eq!(round_trip::<u8>(&[]), 0);
+        // All equal: offset of width 0 beats shared when they are large.
+        assert_eq!(round_trip(&[50_000u32; 10]), 2 + (5 + 15) + 5);
+    }
+
+    #[test]
+    fn a_header_the_writer_would_not_choose_is_refused() {
+        // Shared width 4 for values whose widest is 3.
+        let mut buf = [0u8; 8];
+        let mut writer = BitWriter::new(&mut buf);
+        writer.write_bits(0, 2).unwrap();
+        writer.write_bits(4, 5).unwrap();
+        for value in [3u32, 7, 1, 6] {
+            writer.write_bits(value, 4).unwrap();
+        }
+        writer.finish().unwrap();
+        let error = read_int_column::<u32>(&mut BitReader::new(&buf), 4).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::NonCanonical);
+        // Mode 3 is no mode.
+        let error = read_int_column::<u32>(&mut BitReader::new(&[0x03, 0, 0]), 1).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::NonCanonical);
+    }
+
+    #[test]
+    fn an_offset_past_the_type_is_refused() {
+        // Offset mode, min 255 (u8, single-value form: length 8 is the escape 7 and 1, then 7 bits),
+        // width 1, one value 1: 256.
+        let mut buf = [0u8; 8];
+        let mut writer = BitWriter::new(&mut buf);
+        writer.write_bits(2, 2).unwrap();
+        writer.write_bits(7 | (1 << 3), 4).unwrap();
+        writer.write_bits(0x7F, 7).unwrap();
+        writer.write_bits(1, 3).unwrap();
+        writer.write_bits(1, 1).unwrap();
+        writer.finish().unwrap();
+        let error = read_int_column::<u8>(&mut BitReader::new(&buf), 1).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::OutOfRange);
+    }
+
+    #[test]
+    fn zeros_in_width_zero_are_bounded_by_the_budget() {
+        let mut buf = [0u8; 2];
+        let mut writer = BitWriter::new(&mut buf);
+        write_int_column(&mut writer, [0u64; 4].into_iter()).unwrap();
+        writer.finish().unwrap();
+        let mut reader = BitReader::with_limit(&buf, 64);
+        let error = read_int_column::<u64>(&mut reader, 1_000_000).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::AllocationLimit);
+        assert_eq!(reader.bits_read(), 0);
+    }
+}

@@ -1,0 +1,5 @@
+#[derive(bitpack::BitPack)]
+#[bitpack(columns)]
+enum Never {}
+
+fn main() {}

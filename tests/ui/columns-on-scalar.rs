@@ -1,0 +1,7 @@
+#[derive(bitpack::BitPack)]
+struct Player {
+    #[bitpack(columns)]
+    score: u32,
+}
+
+fn main() {}
