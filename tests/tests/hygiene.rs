@@ -369,6 +369,17 @@ mod shadowed {
         Lost { steps: i32 },
     }
 
+    /// Issue 16's bounded-adaptive lengths.
+    #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub struct Lengths {
+        #[bitpack(max_len = 1_000_000, adaptive_len)]
+        pub ids: ::std::vec::Vec<u32>,
+        #[bitpack(max_len = NAME_LEN, adaptive_len)]
+        pub recent: ::std::collections::VecDeque<Pair>,
+        #[bitpack(max_len = 3, adaptive_len)]
+        pub nested: ::std::boxed::Box<[::std::vec::Vec<bool>]>,
+    }
+
     #[derive(::bitpack::BitPack, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
     pub struct Board {
         #[bitpack(columns, max_len = 64)]
@@ -381,8 +392,8 @@ mod shadowed {
 use ::bitpack::BitPack;
 use shadowed::{
     Adaptive, AdaptiveCollections, AdaptiveKinds, Arena, Board, Cell, Crowd, Entity, FieldGroups, Generic,
-    Geometry, GroupKinds, Grouped, Inner, Kinds, Mood, Moving, Named, Never, Pair, Single, Token, Tuple,
-    TypeGroup, Unit,
+    Geometry, GroupKinds, Grouped, Inner, Kinds, Lengths, Mood, Moving, Named, Never, Pair, Single, Token,
+    Tuple, TypeGroup, Unit,
 };
 
 fn round_trip<T: BitPack + PartialEq + std::fmt::Debug>(value: &T) {
@@ -630,4 +641,15 @@ fn columns_round_trip_without_the_prelude() {
         cells: vec![cell(1, None), cell(2, Some(Mood::Angry(3))), cell(9, Some(Mood::Lost { steps: -40 }))],
         corners: [Mood::Calm, Mood::Angry(200)],
     });
+}
+
+#[test]
+fn adaptive_lengths_round_trip_without_the_prelude() {
+    let lengths = Lengths {
+        ids: vec![1, u32::MAX, 3],
+        recent: [Pair(10, true), Pair(20, false)].into_iter().collect(),
+        nested: vec![vec![true], vec![], vec![false, true, true]].into_boxed_slice(),
+    };
+    round_trip(&lengths);
+    round_trip(&Lengths { ids: vec![], recent: Default::default(), nested: Box::new([]) });
 }

@@ -31,6 +31,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::{read_len, read_rust_string, read_vec, write_atomic, write_len, write_rust_string};
+use crate::columns::{column_len_max_bits, read_column_len, write_column_len};
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
 use crate::source::SourceExt;
@@ -91,6 +92,67 @@ pub fn read_sequence<R: BitRead, C: From<Vec<T>>, T>(
     mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<C, Error> {
     Ok(C::from(read_vec(reader, max_len, min_element_bits, &mut read_element)?))
+}
+
+/// Writes a sequence with `#[bitpack(adaptive_len)]` (`Vec`, `VecDeque`,
+/// `Box<[T]>`: pass `&*boxed`): its length in the bounded-adaptive form of
+/// columns ([`write_column_len`]: `bit_length(len)` in
+/// `bit_length(bit_length(max_len))` bits, then the bits below its leading
+/// 1), then each element. `max_len` bounds it (`TooLong` above) but a
+/// generous one costs a bit or two, not a bit per doubling.
+#[inline]
+pub fn write_adaptive_len_sequence<W: BitWrite, I>(
+    writer: &mut W,
+    items: I,
+    max_len: usize,
+    mut write_element: impl FnMut(&mut W, I::Item) -> Result<(), Error>,
+) -> Result<(), Error>
+where
+    I: IntoIterator,
+    I::IntoIter: ExactSizeIterator,
+{
+    let items = items.into_iter();
+    write_atomic(writer, |writer| {
+        write_column_len(writer, items.len(), max_len)?;
+        for item in items {
+            write_element(writer, item)?;
+        }
+        Ok(())
+    })
+}
+
+/// Reads what [`write_adaptive_len_sequence`] wrote into any collection made
+/// from a `Vec`: the length (refused over `max_len`, and unless `len`
+/// elements of `min_element_bits` can still be in the input), then
+/// `len x size_of::<T>()` claimed from the allocation budget, then the
+/// elements. On `Err` the reader is back where it was.
+#[inline]
+pub fn read_adaptive_len_sequence<R: BitRead, C: From<Vec<T>>, T>(
+    reader: &mut R,
+    max_len: usize,
+    min_element_bits: usize,
+    mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
+) -> Result<C, Error> {
+    reader.rolled_back(|reader| {
+        let start = reader.bits_read();
+        let len = read_column_len(reader, max_len)?;
+        if len.saturating_mul(min_element_bits) > reader.bits_remaining() {
+            return Err(Error::new(ErrorKind::UnexpectedEnd, start));
+        }
+        reader.claim_allocation::<T>(len).map_err(|error| Error::new(error.kind(), start))?;
+        let mut elements = Vec::with_capacity(len);
+        for _ in 0..len {
+            elements.push(read_element(reader)?);
+        }
+        Ok(C::from(elements))
+    })
+}
+
+/// The most bits [`write_adaptive_len_sequence`] takes: the longest length,
+/// then `max_len` elements of at most `element_bits`.
+#[inline]
+pub const fn adaptive_len_vec_max_bits(max_len: usize, element_bits: usize) -> usize {
+    column_len_max_bits(max_len).saturating_add(super::times(max_len, element_bits))
 }
 
 /// Whether `keys` are strictly ascending.

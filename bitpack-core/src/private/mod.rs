@@ -74,8 +74,8 @@ pub use crate::with::with_bits_problem;
 // bounds of `read_map` and `read_set`);
 #[cfg(feature = "alloc")]
 pub use collections::{
-    ReadMap, ReadSet, read_map, read_sequence, read_set, read_text, write_map, write_sequence, write_set,
-    write_text,
+    ReadMap, ReadSet, adaptive_len_vec_max_bits, read_adaptive_len_sequence, read_map, read_sequence,
+    read_set, read_text, write_adaptive_len_sequence, write_map, write_sequence, write_set, write_text,
 };
 // ... sequences and arrays of bools and of full-width integers, the same
 // wire as `write_len` and `read_vec` (or `read_array`) with their

@@ -48,6 +48,9 @@ pub const MAP: u64 = 19;
 pub const SET: u64 = 20;
 /// A smallest-three quaternion: its component type's kind and bits per component.
 pub const SMALLEST_THREE: u64 = 21;
+/// A sequence whose length is written in the bounded-adaptive form
+/// (`#[bitpack(adaptive_len)]`): its `max_len`, then its element.
+pub const ADAPTIVE_LEN_VEC: u64 = 22;
 
 /// Folds the 8 bytes of `word` into `hash`, low byte first.
 #[inline]
@@ -103,6 +106,13 @@ pub const fn string(max_len: usize) -> u64 {
 #[inline]
 pub const fn vec(max_len: usize, element: u64) -> u64 {
     node(VEC, &[max_len as u64, element])
+}
+
+/// The fingerprint of a `Vec` (or `VecDeque`, `Box<[T]>`) with
+/// `#[bitpack(adaptive_len)]`: distinct from [`vec`]'s, the length's bits differ.
+#[inline]
+pub const fn adaptive_len_vec(max_len: usize, element: u64) -> u64 {
+    node(ADAPTIVE_LEN_VEC, &[max_len as u64, element])
 }
 
 /// An `Option`'s fingerprint.

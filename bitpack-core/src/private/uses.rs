@@ -2340,3 +2340,56 @@ fn columns_write_and_read_as_generated() {
     }
     assert_eq!(p::int_column_bits([1u8, 2, 3].into_iter()), 2 + 3 + 3 * 2);
 }
+
+/// `#[bitpack(max_len = 1000, adaptive_len)]` on a `Vec<u16>` (and a
+/// `VecDeque<u16>`), as `expand/codec/collections.rs` emits it.
+#[test]
+fn adaptive_len_sequences_as_generated() {
+    let ids: alloc::vec::Vec<u16> = alloc::vec![7, 8, 9];
+    let recent: alloc::collections::VecDeque<u16> = [1, 2].into_iter().collect();
+    let write = |writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
+        p::write_adaptive_len_sequence(writer, &ids, 1000, |writer, element| {
+            <u16 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        p::write_adaptive_len_sequence(writer, &recent, 1000, |writer, element| {
+            <u16 as p::BitPack>::write_to(element, writer)?;
+            p::Ok(())
+        })?;
+        p::Ok(())
+    };
+    let mut buf = [0u8; 16];
+    let mut writer = BitWriter::new(&mut buf);
+    write(&mut writer).unwrap();
+    // Bit length 2 (3 in 4 bits: bit_length(10) = 4), then 1 bit; twice.
+    assert_eq!(writer.bits_written(), (4 + 1 + 3 * 16) + (4 + 1 + 2 * 16));
+    let used = writer.finish().unwrap();
+    let mut reader = BitReader::new(&buf[..used]);
+    let read_ids = p::read_adaptive_len_sequence::<_, p::Vec<u16>, _>(
+        &mut reader,
+        1000,
+        <u16 as p::BitPack>::MIN_BITS,
+        |reader| {
+            let element = <u16 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        },
+    )
+    .unwrap();
+    let read_recent = p::read_adaptive_len_sequence::<_, alloc::collections::VecDeque<u16>, _>(
+        &mut reader,
+        1000,
+        <u16 as p::BitPack>::MIN_BITS,
+        |reader| {
+            let element = <u16 as p::BitPack>::read_from(reader)?;
+            p::Ok(element)
+        },
+    )
+    .unwrap();
+    assert_eq!((read_ids, read_recent), (ids, recent));
+    assert_eq!(p::adaptive_len_vec_max_bits(1000, <u16 as p::BitPack>::MAX_BITS), 4 + 9 + 1000 * 16);
+    assert_eq!(p::column_len_min_bits(1000), 4);
+    assert_ne!(
+        p::schema::adaptive_len_vec(1000, <u16 as p::BitPack>::SCHEMA),
+        p::schema::vec(1000, <u16 as p::BitPack>::SCHEMA)
+    );
+}

@@ -23,6 +23,8 @@ pub struct Reach<'a> {
     pub with: Option<&'a Setting<Path>>,
     /// `columns`: the outermost collection written field by field.
     pub columns: Option<Mode<'a>>,
+    /// `adaptive_len`: the lengths of the sequences inside, bounded-adaptive.
+    pub adaptive_len: Option<&'a Ident>,
 }
 
 /// How `adaptive` reached a field.
@@ -45,6 +47,7 @@ pub struct Used {
     pub fixed: bool,
     pub rotation: bool,
     pub columns: bool,
+    pub adaptive_len: bool,
 }
 
 /// `#[bitpack(adaptive)]` and `adaptive(group)` on the type, and whether
@@ -96,6 +99,7 @@ impl<'a> Reach<'a> {
             rotation: attrs.rotation.as_ref(),
             with: attrs.with.as_ref(),
             columns: None,
+            adaptive_len: attrs.adaptive_len.as_ref(),
         };
         if let (Some(_), Some(second)) = (reach.bits, reach.quantize) {
             errors.at(second.name.span(), "#[bits] and #[quantize] on one field; keep one");
@@ -168,6 +172,9 @@ impl<'a> Reach<'a> {
         if let (Some(Mode::Explicit(columns)), false) = (self.columns, used.columns) {
             errors.at(columns.span(), COLUMNS_NEEDED);
         }
+        if let (Some(adaptive_len), false) = (self.adaptive_len, used.adaptive_len) {
+            errors.at(adaptive_len.span(), ADAPTIVE_LEN_NEEDED);
+        }
         if let (Some(max_len), false) = (self.max_len, used.max_len) {
             errors.at(max_len.name.span(), COLLECTION_NEEDED);
         }
@@ -186,6 +193,11 @@ const QUATERNION_NEEDED: &str = "#[quantize(bits = N)] needs a quaternion field:
 /// `max_len` on a field with no collection in it.
 const COLLECTION_NEEDED: &str = "`max_len` bounds a collection (`String`, `Vec`, `VecDeque`, `Box<str>`, \
                                  `Box<[T]>`, `Cow<str>`, a map or a set) and this field holds none; remove it";
+
+/// `adaptive_len` on a field with no sequence whose length it could write.
+const ADAPTIVE_LEN_NEEDED: &str = "`adaptive_len` writes the length of a `Vec`, `VecDeque` or `Box<[T]>` with \
+                                   `max_len`, and this field holds none it applies to (`columns` and \
+                                   `adaptive` on a `Vec` of integers write their own length); remove it";
 
 /// `columns` on a field with no collection to write as columns.
 const COLUMNS_NEEDED: &str = "`columns` writes a `Vec` or an array field by field, and this field is \

@@ -111,7 +111,15 @@ pub enum Collection<'a> {
     /// `Box<str>`, `Cow<str>`, `Rc<str>`, `Arc<str>`: as a `String`.
     Text { ty: &'a Type, max_len: ConstName },
     /// `VecDeque<T>`, `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`: as a `Vec<T>`.
-    Sequence { ty: &'a Type, kind: SequenceTy, max_len: ConstName, element: Box<Encoding<'a>> },
+    /// `Vec<T>` too, with `#[bitpack(adaptive_len)]`: then (`adaptive_len`)
+    /// the length is in the bounded-adaptive form, not `int(len, 0, max_len)`.
+    Sequence {
+        ty: &'a Type,
+        kind: SequenceTy,
+        max_len: ConstName,
+        element: Box<Encoding<'a>>,
+        adaptive_len: bool,
+    },
     /// `BTreeMap`/`HashMap`: the length, then each key and its value.
     Map {
         ty: &'a Type,

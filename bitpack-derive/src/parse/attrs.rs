@@ -74,6 +74,8 @@ pub struct FieldAttrs {
     pub keyed: KeyedAttrs,
     /// `#[bitpack(columns)]`: the collection written field by field.
     pub columns: Option<Ident>,
+    /// `#[bitpack(adaptive_len)]`: a sequence's length in the bounded-adaptive form.
+    pub adaptive_len: Option<Ident>,
 }
 
 /// The keys of keyed collections on a field.
@@ -155,6 +157,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     parsed.keyed.key = take_flag(&mut bitpack, "key");
     parsed.keyed.spawn = take_value(&mut bitpack, "spawn").map(|(name, value)| Setting { name, value });
     parsed.columns = take_flag(&mut bitpack, "columns");
+    parsed.adaptive_len = take_flag(&mut bitpack, "adaptive_len");
     parsed
 }
 

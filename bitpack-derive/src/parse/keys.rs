@@ -71,6 +71,8 @@ pub const BITPACK_KEYS: &[Key] = &[
     key("spawn", true, Place::Field, Status::Ready),
     // Collections written field by field (issue 16).
     key("columns", false, Place::Either, Status::Ready),
+    // A sequence's length in the bounded-adaptive form (issue 16).
+    key("adaptive_len", false, Place::Field, Status::Ready),
 ];
 
 /// What a `#[bitpack(...)]` or `#[bits(...)]` key was given.

@@ -153,6 +153,8 @@ impl Scalar {
 /// Which sequence a `Shape::Sequence` is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum SequenceTy {
+    /// `Vec<T>` (with `adaptive_len`; otherwise a `Vec` is its own encoding).
+    Vec,
     /// `VecDeque<T>`.
     Deque,
     /// `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`: iterated through the slice.

@@ -26,7 +26,15 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
     let mut inner = |ty| planner.encode(ty, reach, used);
     Some(Encoding::Collection(match slot.shape {
         Shape::Sequence(kind, element) => {
-            Collection::Sequence { ty, kind, max_len, element: Box::new(inner(element)) }
+            let adaptive_len = reach.adaptive_len.is_some();
+            used.adaptive_len |= adaptive_len;
+            Collection::Sequence {
+                ty,
+                kind,
+                max_len,
+                element: Box::new(planner.encode(element, reach, used)),
+                adaptive_len,
+            }
         }
         Shape::Map(key, value) => Collection::Map { ty, max_len, entry: vec![inner(key), inner(value)] },
         Shape::Set(element) => Collection::Set { ty, max_len, element: Box::new(inner(element)) },

@@ -4,8 +4,8 @@
 
 use crate::check::planner::{Planner, Slot};
 use crate::check::reach::Used;
-use crate::ir::encoding::{Array, Boxed, Encoding, Nested, Optional, Sequence, Tuple};
-use crate::parse::ty::Shape;
+use crate::ir::encoding::{Array, Boxed, Collection, Encoding, Nested, Optional, Sequence, Tuple};
+use crate::parse::ty::{SequenceTy, Shape};
 use syn::Type;
 
 pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> Option<Encoding<'a>> {
@@ -17,7 +17,20 @@ pub fn plan<'a>(planner: &mut Planner<'a>, slot: &Slot<'a>, used: &mut Used) -> 
             match reach.max_len {
                 Some(max_len) => {
                     used.max_len = true;
-                    Encoding::Vec(Sequence { max_len: planner.length(max_len, "max_len"), element })
+                    let max_len = planner.length(max_len, "max_len");
+                    match reach.adaptive_len {
+                        Some(_) => {
+                            used.adaptive_len = true;
+                            Encoding::Collection(Collection::Sequence {
+                                ty,
+                                kind: SequenceTy::Vec,
+                                max_len,
+                                element,
+                                adaptive_len: true,
+                            })
+                        }
+                        None => Encoding::Vec(Sequence { max_len, element }),
+                    }
                 }
                 None => {
                     planner.errors.spanned(ty, "`Vec` needs a maximum length: add #[bitpack(max_len = N)]");

@@ -18,7 +18,7 @@ impl Collection<'_> {
     /// itself, a slice through its pointer.
     fn items(kind: SequenceTy, reference: TokenStream) -> TokenStream {
         match kind {
-            SequenceTy::Deque => reference,
+            SequenceTy::Vec | SequenceTy::Deque => reference,
             SequenceTy::Slice => quote!(&**#reference),
         }
     }
@@ -51,6 +51,11 @@ impl Codec for Collection<'_> {
         let element = names.element(depth);
         match self {
             Collection::Text { max_len, .. } => quote!(#p::write_text(#writer, #reference, #max_len)?;),
+            Collection::Sequence { kind, max_len, element: encoding, adaptive_len: true, .. } => {
+                let (items, write) =
+                    (Self::items(*kind, reference), write_closure(names, encoding, quote!(#element), depth));
+                quote!(#p::write_adaptive_len_sequence(#writer, #items, #max_len, #write)?;)
+            }
             Collection::Sequence { kind, max_len, element: encoding, .. } => {
                 if let Some(Bulk { write, .. }) = bulk(encoding) {
                     let items = Self::items(*kind, reference);
@@ -77,6 +82,10 @@ impl Codec for Collection<'_> {
         let (p, reader) = (&names.runtime, &names.reader);
         match self {
             Collection::Text { ty, max_len } => quote!(#p::read_text::<#ty>(#reader, #max_len)?),
+            Collection::Sequence { ty, max_len, element, adaptive_len: true, .. } => {
+                let (min_bits, read) = (codec(element).min_bits(names), read_closure(names, element, depth));
+                quote!(#p::read_adaptive_len_sequence::<_, #ty, _>(#reader, #max_len, #min_bits, #read)?)
+            }
             Collection::Sequence { ty, max_len, element, .. } => {
                 if let Some(Bulk { read, read_params, .. }) = bulk(element) {
                     return quote!(#p::#read::<#read_params, #ty>(#reader, #max_len)?);
@@ -111,6 +120,10 @@ impl Codec for Collection<'_> {
         let p = &names.runtime;
         match self {
             Collection::Text { max_len, .. } => quote!(#p::str_max_bits(#max_len)),
+            Collection::Sequence { max_len, element, adaptive_len: true, .. } => {
+                let element = codec(element).max_bits(names);
+                quote!(#p::adaptive_len_vec_max_bits(#max_len, #element))
+            }
             Collection::Sequence { max_len, element, .. } | Collection::Set { max_len, element, .. } => {
                 let element = codec(element).max_bits(names);
                 quote!(#p::vec_max_bits(#max_len, #element))
@@ -124,6 +137,9 @@ impl Codec for Collection<'_> {
 
     fn min_bits(&self, names: &Names) -> TokenStream {
         let p = &names.runtime;
+        if let Collection::Sequence { max_len, adaptive_len: true, .. } = self {
+            return quote!(#p::column_len_min_bits(#max_len));
+        }
         let (Collection::Text { max_len, .. }
         | Collection::Sequence { max_len, .. }
         | Collection::Map { max_len, .. }
@@ -135,6 +151,10 @@ impl Codec for Collection<'_> {
         let p = &names.runtime;
         match self {
             Collection::Text { max_len, .. } => quote!(#p::schema::string(#max_len)),
+            Collection::Sequence { max_len, element, adaptive_len: true, .. } => {
+                let element = codec(element).schema(names);
+                quote!(#p::schema::adaptive_len_vec(#max_len, #element))
+            }
             Collection::Sequence { max_len, element, .. } => {
                 let element = codec(element).schema(names);
                 quote!(#p::schema::vec(#max_len, #element))
