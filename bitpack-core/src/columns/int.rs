@@ -102,6 +102,7 @@ struct Plan {
     form: Form,
     zigzag: bool,
     bits: u64,
+    count: u64,
 }
 
 #[inline(always)]
@@ -206,17 +207,7 @@ fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
     } else {
         (Form::Offset { min, width: offset_width }, false, offset)
     };
-    Plan { form, zigzag, bits: bits + 2 }
-}
-
-/// Each value's `WIDTH` bits, gathered once: the plan and the write then
-/// run over a slice, whatever adapters project the values out of their
-/// structs.
-#[inline(always)]
-fn gather<T: ColumnInt>(values: impl Iterator<Item = T>) -> Vec<u64> {
-    let mut raws = Vec::with_capacity(values.size_hint().0);
-    values.for_each(|value| raws.push(value.raw()));
-    raws
+    Plan { form, zigzag, bits: bits + 2, count }
 }
 
 /// The magnitude `raw` goes on the wire as, under the plan's sign mode.
@@ -316,11 +307,11 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
     writer: &mut W,
     values: impl Iterator<Item = T> + Clone,
 ) -> Result<(), Error> {
-    let raws = gather(values);
-    if raws.is_empty() {
+    let raws = values.map(T::raw);
+    let plan = plan::<T>(raws.clone());
+    if plan.count == 0 {
         return Ok(());
     }
-    let plan = plan::<T>(raws.iter().copied());
     let bits = usize::try_from(plan.bits).unwrap_or(usize::MAX);
     writer.reserve(bits)?;
     let mut packer = Packer::new();
@@ -332,24 +323,24 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
         Form::Shared(width) => {
             push_width::<T, W>(&mut packer, writer, width);
             if plan.zigzag {
-                for &raw in &raws {
+                for raw in raws.clone() {
                     packer.put(writer, zigzag_of::<T>(raw), width);
                 }
             } else {
-                for &raw in &raws {
+                for raw in raws.clone() {
                     packer.put(writer, raw, width);
                 }
             }
         }
         Form::PerValue => {
-            for &raw in &raws {
+            for raw in raws.clone() {
                 push_value::<T, W>(&mut packer, writer, magnitude::<T>(raw, plan.zigzag));
             }
         }
         Form::Offset { min, width } => {
             push_value::<T, W>(&mut packer, writer, magnitude::<T>(key::<T>(min), true));
             push_width::<T, W>(&mut packer, writer, width);
-            for &raw in &raws {
+            for raw in raws.clone() {
                 packer.put(writer, key::<T>(raw) - min, width);
             }
         }
@@ -360,11 +351,11 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
 
 /// The exact bits [`write_int_column`] takes for `values`.
 pub fn int_column_bits<T: ColumnInt>(values: impl Iterator<Item = T> + Clone) -> usize {
-    let raws = gather(values);
-    if raws.is_empty() {
+    let plan = plan::<T>(values.map(T::raw));
+    if plan.count == 0 {
         return 0;
     }
-    usize::try_from(plan::<T>(raws.iter().copied()).bits).unwrap_or(usize::MAX)
+    usize::try_from(plan.bits).unwrap_or(usize::MAX)
 }
 
 /// Reads a width's header.
@@ -524,7 +515,7 @@ mod tests {
         } else {
             (Form::Offset { min, width: offset_width }, false, offset)
         };
-        Plan { form, zigzag, bits: bits + 2 }
+        Plan { form, zigzag, bits: bits + 2, count }
     }
 
     #[test]
