@@ -191,6 +191,29 @@ fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
     for length in 1..=width + shift {
         extra += lengths[length as usize] * length_extra_bits::<T>(length - shift);
     }
+    choose::<T>(Summary { count, zigzag, width, extra, low, high })
+}
+
+/// What one pass over a column finds, under its sign mode: enough to cost
+/// every form exactly.
+#[derive(Clone, Copy)]
+struct Summary {
+    count: u64,
+    zigzag: bool,
+    /// The bit length of the largest magnitude.
+    width: u32,
+    /// Every magnitude's bits beyond its prefix in the single-value form.
+    extra: u64,
+    /// The smallest and largest keys.
+    low: u64,
+    high: u64,
+}
+
+/// The shortest form for a column so summed; ties go to shared width, then
+/// per value, then offset.
+#[inline(always)]
+fn choose<T: ColumnInt>(column: Summary) -> Plan {
+    let Summary { count, zigzag, width, extra, low, high } = column;
     let sign_bit = T::SIGNED as u64;
     let shared = sign_bit + width_header_bits::<T>(width) + count * width as u64;
     let per_value = sign_bit + count * T::PREFIX_BITS as u64 + extra;
@@ -498,24 +521,7 @@ mod tests {
         // Signed values with the sign bit set anywhere are zig-zag coded.
         let zigzag = T::SIGNED && (any >> (T::WIDTH - 1)) & 1 == 1;
         let (or, extra) = if zigzag { (zigzag_or, zigzag_extra) } else { (plain_or, plain_extra) };
-        let sign_bit = T::SIGNED as u64;
-        let width = bit_length(or);
-        let shared = sign_bit + width_header_bits::<T>(width) + count * width as u64;
-        let per_value = sign_bit + count * T::PREFIX_BITS as u64 + extra;
-        let (min, offset_width) = if count == 0 { (0, 0) } else { (low, bit_length(high - low)) };
-        let min_magnitude = if T::SIGNED { zigzag_of::<T>(key::<T>(min)) } else { min };
-        let offset = T::PREFIX_BITS as u64
-            + value_extra_bits::<T>(min_magnitude)
-            + width_header_bits::<T>(offset_width)
-            + count * offset_width as u64;
-        let (form, zigzag, bits) = if shared <= per_value && shared <= offset {
-            (Form::Shared(width), zigzag, shared)
-        } else if per_value <= offset {
-            (Form::PerValue, zigzag, per_value)
-        } else {
-            (Form::Offset { min, width: offset_width }, false, offset)
-        };
-        Plan { form, zigzag, bits: bits + 2, count }
+        choose::<T>(Summary { count, zigzag, width: bit_length(or), extra, low, high })
     }
 
     #[test]
