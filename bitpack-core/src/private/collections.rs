@@ -30,7 +30,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::{read_len, read_rust_string, read_vec, write_atomic, write_len, write_rust_string};
+use super::{read_counted, read_len, read_rust_string, read_vec, write_atomic, write_len, write_rust_string};
 use crate::columns::{column_len_max_bits, read_column_len, write_column_len};
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -64,20 +64,13 @@ pub fn write_sequence<W: BitWrite, I>(
     writer: &mut W,
     items: I,
     max_len: usize,
-    mut write_element: impl FnMut(&mut W, I::Item) -> Result<(), Error>,
+    write_element: impl FnMut(&mut W, I::Item) -> Result<(), Error>,
 ) -> Result<(), Error>
 where
     I: IntoIterator,
     I::IntoIter: ExactSizeIterator,
 {
-    let items = items.into_iter();
-    write_atomic(writer, |writer| {
-        write_len(writer, items.len(), max_len)?;
-        for item in items {
-            write_element(writer, item)?;
-        }
-        Ok(())
-    })
+    write_counted(writer, items, max_len, write_len, write_element)
 }
 
 /// Reads what [`write_sequence`] wrote into any collection made from a
@@ -105,6 +98,24 @@ pub fn write_adaptive_len_sequence<W: BitWrite, I>(
     writer: &mut W,
     items: I,
     max_len: usize,
+    write_element: impl FnMut(&mut W, I::Item) -> Result<(), Error>,
+) -> Result<(), Error>
+where
+    I: IntoIterator,
+    I::IntoIter: ExactSizeIterator,
+{
+    write_counted(writer, items, max_len, write_column_len, write_element)
+}
+
+/// A sequence's length in `write_length`'s form, then each element, all or
+/// nothing: what [`write_sequence`] and [`write_adaptive_len_sequence`]
+/// share.
+#[inline(always)]
+fn write_counted<W: BitWrite, I>(
+    writer: &mut W,
+    items: I,
+    max_len: usize,
+    write_length: impl FnOnce(&mut W, usize, usize) -> Result<(), Error>,
     mut write_element: impl FnMut(&mut W, I::Item) -> Result<(), Error>,
 ) -> Result<(), Error>
 where
@@ -113,7 +124,7 @@ where
 {
     let items = items.into_iter();
     write_atomic(writer, |writer| {
-        write_column_len(writer, items.len(), max_len)?;
+        write_length(writer, items.len(), max_len)?;
         for item in items {
             write_element(writer, item)?;
         }
@@ -133,19 +144,16 @@ pub fn read_adaptive_len_sequence<R: BitRead, C: From<Vec<T>>, T>(
     min_element_bits: usize,
     mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<C, Error> {
-    reader.rolled_back(|reader| {
+    let read_length = |reader: &mut R| {
         let start = reader.bits_read();
         let len = read_column_len(reader, max_len)?;
         if len.saturating_mul(min_element_bits) > reader.bits_remaining() {
             return Err(Error::new(ErrorKind::UnexpectedEnd, start));
         }
         reader.claim_allocation::<T>(len).map_err(|error| Error::new(error.kind(), start))?;
-        let mut elements = Vec::with_capacity(len);
-        for _ in 0..len {
-            elements.push(read_element(reader)?);
-        }
-        Ok(C::from(elements))
-    })
+        Ok(len)
+    };
+    Ok(C::from(read_counted(reader, read_length, &mut read_element)?))
 }
 
 /// The most bits [`write_adaptive_len_sequence`] takes: the longest length,

@@ -309,10 +309,24 @@ pub fn read_vec<R: BitRead, T>(
     reader: &mut R,
     max_len: usize,
     min_element_bits: usize,
+    read_element: impl FnMut(&mut R) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    read_counted(reader, |reader| read_claimed_len::<T>(reader, max_len, min_element_bits), read_element)
+}
+
+/// A length (checked against the input and claimed from the allocation
+/// budget by `read_length`), then that many elements into a `Vec`; on
+/// `Err` the reader is back where it was. What [`read_vec`] and the
+/// adaptive-length sequences share.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn read_counted<R: BitRead, T>(
+    reader: &mut R,
+    read_length: impl FnOnce(&mut R) -> Result<usize, Error>,
     mut read_element: impl FnMut(&mut R) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     reader.rolled_back(|reader| {
-        let len = read_claimed_len::<T>(reader, max_len, min_element_bits)?;
+        let len = read_length(reader)?;
         let mut elements = Vec::with_capacity(len);
         for _ in 0..len {
             elements.push(read_element(reader)?);
