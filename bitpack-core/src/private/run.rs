@@ -80,6 +80,62 @@ impl RunWriter {
     }
 }
 
+/// `BitPack::__LEAF_BITS` of a type that no parent's run can hold.
+pub const NOT_A_LEAF: u32 = u32::MAX;
+
+/// `BitPack::__LEAF_BITS` of a derived struct whose fields are one run of
+/// `total` bits: the total, when one 64-bit leaf holds it.
+#[inline]
+pub const fn leaf_bits(total: usize) -> u32 {
+    if total <= 64 { total as u32 } else { NOT_A_LEAF }
+}
+
+/// Whether a type of `leaf_bits` (its `__LEAF_BITS`) can be a leaf of a run.
+#[inline]
+pub const fn is_leaf(leaf_bits: u32) -> bool {
+    leaf_bits != NOT_A_LEAF
+}
+
+/// A nested type's width in a parent's run: its `__LEAF_BITS`, or 0 when it
+/// is no leaf (the parent then never takes that run: [`is_leaf`] decides
+/// at compile time, and this keeps the run's constants finite).
+#[inline]
+pub const fn leaf_width(leaf_bits: u32) -> u32 {
+    if is_leaf(leaf_bits) { leaf_bits } else { 0 }
+}
+
+/// Where leaf `index` of `widths` starts in a packed word: the widths
+/// before it, summed.
+#[inline]
+pub const fn leaf_offset(widths: &[u32], index: usize) -> u32 {
+    let (mut offset, mut at) = (0, 0);
+    while at < index && at < widths.len() {
+        offset += widths[at];
+        at += 1;
+    }
+    offset
+}
+
+/// A nested leaf's bits (`BitPack::__leaf`) in a parent's run; clears
+/// `valid` when the value is refused.
+#[inline(always)]
+pub fn nested_leaf(bits: Option<u64>, valid: &mut bool) -> u64 {
+    *valid &= bits.is_some();
+    bits.unwrap_or(0)
+}
+
+/// `value` (a leaf's bits) at `offset` of a packed word; nothing past 64.
+#[inline(always)]
+pub fn leaf_put(value: u64, offset: u32) -> u64 {
+    value.checked_shl(offset).unwrap_or(0)
+}
+
+/// The `width` bits at `offset` of a packed word.
+#[inline(always)]
+pub fn leaf_get(word: u64, offset: u32, width: u32) -> u64 {
+    word.checked_shr(offset).unwrap_or(0) & low_mask(width)
+}
+
 /// Whether `bits` more bits remain to read.
 #[inline(always)]
 pub fn run_remains<R: BitRead>(reader: &R, bits: usize) -> bool {

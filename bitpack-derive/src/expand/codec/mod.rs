@@ -125,8 +125,13 @@ pub trait RunParts {
     /// `names.valid` if the value is refused.
     fn bits(&self, names: &Names, reference: TokenStream) -> TokenStream;
     /// The value from its scalars read back (`raws`, `u64` locals), clearing
-    /// `names.valid` if it is refused.
+    /// `names.valid` if it is refused; an `Option` of it if `fallible`.
     fn value(&self, names: &Names, raws: &[Ident]) -> TokenStream;
+    /// Whether `value` is an `Option` (`None`: refused), for a type with no
+    /// value to stand in for a refused one (a nested type).
+    fn fallible(&self) -> bool {
+        false
+    }
 }
 
 /// How a value codes against its baseline in a delta: `write(writer, now,
