@@ -54,6 +54,8 @@ struct Element {
     /// Nested leaves (an enum's tag, a one-run struct): in the block's run.
     kind: Kind,
     state: State,
+    /// Its presence bit ends the block's run; its value follows it.
+    #[bits(min = 0, max = 200)]
     target: Option<u8>,
     #[quantize(min = -1.0, max = 1.0, res = 0.0078125)]
     stick: [f32; 2],
@@ -162,7 +164,7 @@ type Refusal = (&'static str, fn(&mut Element));
 
 #[test]
 fn a_refused_value_in_any_lane_fails_where_the_scalar_path_does() {
-    let refusals: [Refusal; 7] = [
+    let refusals: [Refusal; 8] = [
         ("NaN position", |e| e.position[1] = f32::NAN),
         ("infinite yaw", |e| e.yaw = f32::INFINITY),
         ("NaN double", |e| e.precise = f64::NAN),
@@ -170,6 +172,7 @@ fn a_refused_value_in_any_lane_fails_where_the_scalar_path_does() {
         ("offsets", |e| e.offsets[1] = 1001),
         ("armor", |e| e.armor = 101),
         ("state", |e| e.state.level = 6),
+        ("target", |e| e.target = Some(201)),
     ];
     for (what, refuse) in refusals {
         for at in [0, 5, 7, 8, 15, 16, 18] {

@@ -92,9 +92,13 @@ pub fn items(names: &Names, fields: &Fields<'_>, generic: bool) -> TokenStream {
         let lanes = block_lanes(names, fields, &items);
         let (write_fused, read_fused) =
             (write_items(names, fields, &items, &lanes), read_items(names, fields, &items, &lanes));
-        let leaves = quote!(#(#p::is_leaf(<#nested as #p::BitPack>::__LEAF_BITS))&&*);
-        write = quote!(if #leaves { #write_fused } else { #write });
-        read = quote!(if #leaves { #read_fused } else { #read });
+        if nested.is_empty() {
+            (write, read) = (write_fused, read_fused);
+        } else {
+            let leaves = quote!(#(#p::is_leaf(<#nested as #p::BitPack>::__LEAF_BITS))&&*);
+            write = quote!(if #leaves { #write_fused } else { #write });
+            read = quote!(if #leaves { #read_fused } else { #read });
+        }
     }
     let (writer, writer_ty, reader, reader_ty, items, len) =
         (&names.writer, &names.writer_ty, &names.reader, &names.reader_ty, &names.items, &names.len);
@@ -121,8 +125,8 @@ pub fn items(names: &Names, fields: &Fields<'_>, generic: bool) -> TokenStream {
 }
 
 /// `fields.items` with each nested field (a type through its own impl)
-/// that neighbours a run joined to it, and the nested types so joined;
-/// `None` if there are none.
+/// that neighbours a run joined to it, and an `Option` after a run joined
+/// to its end, and the nested types so joined; `None` if none joined.
 fn with_nested<'f>(fields: &'f Fields<'f>) -> Option<(Vec<Item>, Vec<&'f Type>)> {
     let mut fused = Fused::default();
     for item in &fields.items {
@@ -142,13 +146,20 @@ fn with_nested<'f>(fields: &'f Fields<'f>) -> Option<(Vec<Item>, Vec<&'f Type>)>
                     fused.positions.push(*position);
                     fused.leaves += other.run_leaves().unwrap_or(0);
                 }
+                // Its presence bit ends the run (its value follows it).
+                Some(Encoding::Option(_)) if !fused.positions.is_empty() => {
+                    fused.positions.push(*position);
+                    fused.leaves += 1;
+                    fused.joined = true;
+                    fused.end();
+                }
                 _ => fused.push(item),
             },
             Item::AdaptiveGroup(_) => fused.push(item),
         }
     }
     fused.end();
-    (!fused.nested.is_empty()).then_some((fused.items, fused.nested))
+    (fused.joined || !fused.nested.is_empty()).then_some((fused.items, fused.nested))
 }
 
 /// [`with_nested`]'s state: the items so far, the nested types in their
@@ -160,6 +171,8 @@ struct Fused<'f> {
     positions: Vec<usize>,
     leaves: usize,
     types: Vec<&'f Type>,
+    /// Whether an `Option` joined a run.
+    joined: bool,
 }
 
 impl Fused<'_> {

@@ -17,13 +17,19 @@ enum FieldLeaves<'e> {
     Scalars { leaf: &'e dyn RunLeaf, array_len: Option<usize> },
     /// Several scalars through one call each way (a vector, a quaternion).
     Parts(&'e dyn RunParts),
+    /// An `Option` ending a block's run: its presence bit is the run's last
+    /// leaf, its value (if any) follows the run through its own write and
+    /// read, where the `Option`'s own would put it.
+    Optional(&'e Encoding<'e>),
 }
 
 /// The leaves of each of `encodings`, or `None` if one is not a run leaf
 /// after all (the fields are then written one by one).
 fn leaves<'e>(encodings: impl Iterator<Item = &'e Encoding<'e>>) -> Option<Vec<FieldLeaves<'e>>> {
-    encodings
-        .map(|encoding| match encoding {
+    let mut encodings = encodings.peekable();
+    std::iter::from_fn(|| Some((encodings.next()?, encodings.peek().is_none())))
+        .map(|(encoding, last)| match encoding {
+            Encoding::Option(optional) if last => Some(FieldLeaves::Optional(&optional.inner)),
             Encoding::Array(array) => Some(FieldLeaves::Scalars {
                 leaf: codec(&array.element).run_leaf()?,
                 array_len: Some(array.literal_len().filter(|len| *len > 0)?),
@@ -66,6 +72,7 @@ pub fn lanes<'e>(names: &Names, encodings: impl Iterator<Item = &'e Encoding<'e>
                 }
             }
             FieldLeaves::Parts(parts) => leaf += parts.widths(names).len(),
+            FieldLeaves::Optional(_) => leaf += 1,
         }
     }
     lanes
@@ -87,8 +94,25 @@ fn widths(names: &Names, fields: &[FieldLeaves<'_>]) -> Vec<TokenStream> {
                 std::iter::repeat_n(leaf.width(names), array_len.unwrap_or(1)).collect()
             }
             FieldLeaves::Parts(parts) => parts.widths(names),
+            FieldLeaves::Optional(_) => vec![quote!(1)],
         })
         .collect()
+}
+
+/// The value of an `Option` ending the run, written after it (nothing if
+/// the run ends otherwise).
+fn tail_write(names: &Names, written: &[(Access, &Encoding<'_>)], fields: &[FieldLeaves<'_>]) -> TokenStream {
+    let (Some(FieldLeaves::Optional(inner)), Some((access, _))) = (fields.last(), written.last()) else {
+        return TokenStream::new();
+    };
+    // As the `Option`'s own write binds it (the run's locals are done with).
+    let (p, reference, item) = (&names.runtime, access.reference(), names.value(0));
+    let write_inner = codec(inner).write(names, &Access::Ref(quote!(#item)), 1);
+    quote! {
+        if let #p::Some(#item) = #reference {
+            #write_inner
+        }
+    }
 }
 
 /// The fields at `written` (where each is and how it is encoded) as one write,
@@ -111,6 +135,7 @@ pub fn write_in(
     let (p, writer, widths_name, bits_name, valid, run) =
         (&names.runtime, &names.writer, &names.widths, &names.run_bits, &names.valid, &names.run);
     let (lets, locals) = leaf_bits(names, written, &fields, block);
+    let tail = tail_write(names, written, &fields);
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
     let puts = locals.iter().enumerate().map(|(index, local)| {
@@ -128,6 +153,7 @@ pub fn write_in(
             let mut #run = #p::RunWriter::new();
             #(#puts)*
             #run.finish(#writer);
+            #tail
         } else {
             #(#fallback)*
         }
@@ -178,6 +204,10 @@ fn leaf_bits(
                 let parts_locals: Vec<Ident> = parts.widths(names).iter().map(|_| next_local().1).collect();
                 let bits = parts.bits(names, access.reference());
                 lets.push(quote!(let [#(#parts_locals),*] = #bits;));
+            }
+            FieldLeaves::Optional(_) => {
+                let (p, (_, local), reference) = (&names.runtime, next_local(), access.reference());
+                lets.push(quote!(let #local = #p::bool_bits(#p::Option::is_some(#reference));));
             }
         }
     }
@@ -326,6 +356,12 @@ fn read_leaves(
                 } else {
                     quote!(#local)
                 }
+            }
+            FieldLeaves::Optional(inner) => {
+                // The presence bit; the value read after the run's bits.
+                let (p, present) = (&names.runtime, take(None));
+                let read_inner = codec(inner).read(names, 1);
+                quote!(if #present != 0 { #p::Some(#read_inner) } else { #p::None })
             }
         });
     }
