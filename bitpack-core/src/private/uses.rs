@@ -2151,17 +2151,15 @@ impl p::BitPack for Lanes {
                     return p::Ok(false);
                 }
                 let mut run = p::RunReader::new(LANES_RUN_BITS);
-                steps0[lane] =
-                    p::quantized_steps(run.get(reader, LANES_WIDTHS[0]), -1.0, 1.0, 0.01, &mut valid);
-                steps1[lane] =
-                    p::quantized64_steps(run.get(reader, LANES_WIDTHS[1]), -1.0e6, 1.0e6, 0.001, &mut valid);
+                steps0[lane] = p::lane_steps(run.get(reader, LANES_WIDTHS[0]));
+                steps1[lane] = p::lane_steps64(run.get(reader, LANES_WIDTHS[1]));
                 *element = Lanes { x: 0.0, far: 0.0 };
             }
+            let values0 = p::dequantized_lanes(steps0, -1.0, 1.0, 0.01, &mut valid);
+            let values1 = p::dequantized64_lanes(steps1, -1.0e6, 1.0e6, 0.001, &mut valid);
             if !valid {
                 return p::Ok(false);
             }
-            let values0 = p::dequantized_lanes(steps0, -1.0, 1.0, 0.01);
-            let values1 = p::dequantized64_lanes(steps1, -1.0e6, 1.0e6, 0.001);
             for (lane, element) in elements.iter_mut().enumerate() {
                 element.x = values0[lane];
                 element.far = values1[lane];

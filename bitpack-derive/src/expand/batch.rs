@@ -296,10 +296,10 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
                 let mut #valid = true;
                 #(#no_steps)*
                 #(#each_read)*
+                #(#values)*
                 if !#valid {
                     return #p::Ok(false);
                 }
-                #(#values)*
                 #(#each_set)*
                 <#p::Vec<Self> as ::core::iter::Extend<Self>>::extend(#items, [#(#elements),*]);
                 #p::Ok(true)

@@ -106,12 +106,13 @@ pub trait LaneLeaf {
     fn lanes(&self, names: &Names, values: TokenStream, valid: &Ident) -> TokenStream;
     /// The `u64` that goes into the run for one lane's `steps`.
     fn bits(&self, steps: TokenStream) -> TokenStream;
-    /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, clearing
-    /// `names.valid` if they are refused.
+    /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, unchecked.
     fn steps(&self, names: &Names, raw: TokenStream) -> TokenStream;
     /// An array of `BLOCK` steps, all zero.
     fn no_steps(&self) -> TokenStream;
-    /// The `[f32 or f64; BLOCK]` values of `steps` (each checked by `steps`).
+    /// The `[f32 or f64; BLOCK]` values of `steps`, clearing `names.valid`
+    /// if one is refused (checked lane by lane, the block's values then
+    /// unused).
     fn values(&self, names: &Names, steps: TokenStream) -> TokenStream;
 }
 
