@@ -41,11 +41,14 @@ pub fn run_fits<W: BitWrite>(writer: &W, bits: usize) -> bool {
 
 /// A run's leaves packed into 64-bit pushes. The derive emits one `put` per
 /// leaf in straight-line code with constant widths, so the packing folds
-/// into constant shifts and a push per 64 bits: no loop, no branch.
+/// into constant shifts and a push per 64 bits: no loop, no branch. A leaf
+/// that crosses a word is split across it, so every push but the last is a
+/// whole word (the writer's cheapest, with no branch on where its scratch
+/// word stands).
 #[derive(Debug, Default)]
 pub struct RunWriter {
     word: u64,
-    /// Bits in `word`, at most 64.
+    /// Bits in `word`, fewer than 64.
     used: u32,
 }
 
@@ -59,16 +62,20 @@ impl RunWriter {
     /// Appends `value` (below `2^width`, `width` at most 64).
     #[inline(always)]
     pub fn put<W: BitWrite>(&mut self, writer: &mut W, value: u64, width: u32) {
-        if self.used + width > 64 {
-            writer.push(self.word, self.used);
-            self.word = 0;
-            self.used = 0;
-        }
         // A zero-width leaf (a range of one value) adds nothing.
-        if width > 0 {
-            self.word |= value << self.used;
+        if width == 0 {
+            return;
         }
-        self.used += width;
+        self.word |= value << self.used;
+        let room = 64 - self.used;
+        if width >= room {
+            // The word is full: push it, and keep the leaf's bits past it.
+            writer.push(self.word, 64);
+            self.word = value.checked_shr(room).unwrap_or(0);
+            self.used = width - room;
+        } else {
+            self.used += width;
+        }
     }
 
     /// Pushes what is left.
@@ -323,6 +330,44 @@ mod tests {
         unread_run(&mut reader, total);
         assert_eq!(reader.bits_read(), 0);
         assert!(!run_remains(&reader, used * 8 + 1));
+    }
+
+    #[test]
+    fn whole_words_land_after_any_number_of_bits_waiting() {
+        // Leaves that fill words exactly, cross them and end them, after 0
+        // to 63 bits already written (the writer's scratch at every offset).
+        let widths = [64u32, 63, 1, 33, 31, 64, 5];
+        let values = [u64::MAX - 1, (1 << 63) - 5, 1, (1 << 33) - 7, 12_345, 0x0123_4567_89AB_CDEF, 17];
+        for before in 0..64u32 {
+            let mut run_buf = [0u8; 48];
+            let mut writer = BitWriter::new(&mut run_buf);
+            if before > 0 {
+                writer.write_bits64(0x5555_5555_5555_5555 & low_mask(before), before).unwrap();
+            }
+            let mut run = RunWriter::new();
+            for (value, width) in values.iter().zip(widths) {
+                run.put(&mut writer, *value, width);
+            }
+            run.finish(&mut writer);
+            let bits = writer.bits_written();
+            let used = writer.finish().unwrap();
+            let mut separate = [0u8; 48];
+            let mut writer = BitWriter::new(&mut separate);
+            if before > 0 {
+                writer.write_bits64(0x5555_5555_5555_5555 & low_mask(before), before).unwrap();
+            }
+            // The reference in pieces of at most 32 bits, never a whole word.
+            for (value, width) in values.iter().zip(widths) {
+                let low = width.min(32);
+                writer.write_bits((*value & low_mask(low)) as u32, low).unwrap();
+                if width > 32 {
+                    writer.write_bits((*value >> 32) as u32, width - 32).unwrap();
+                }
+            }
+            assert_eq!(writer.bits_written(), bits, "{before}");
+            assert_eq!(writer.finish().unwrap(), used);
+            assert_eq!(run_buf[..used], separate[..used], "{before} bits before");
+        }
     }
 
     #[test]
