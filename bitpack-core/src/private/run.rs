@@ -41,14 +41,11 @@ pub fn run_fits<W: BitWrite>(writer: &W, bits: usize) -> bool {
 
 /// A run's leaves packed into 64-bit pushes. The derive emits one `put` per
 /// leaf in straight-line code with constant widths, so the packing folds
-/// into constant shifts and a push per 64 bits: no loop, no branch. A leaf
-/// that crosses a word is split across it, so every push but the last is a
-/// whole word (the writer's cheapest, with no branch on where its scratch
-/// word stands).
+/// into constant shifts and a push per 64 bits: no loop, no branch.
 #[derive(Debug, Default)]
 pub struct RunWriter {
     word: u64,
-    /// Bits in `word`, fewer than 64.
+    /// Bits in `word`, at most 64.
     used: u32,
 }
 
@@ -59,17 +56,40 @@ impl RunWriter {
         RunWriter { word: 0, used: 0 }
     }
 
-    /// Appends `value` (below `2^width`, `width` at most 64).
+    /// Appends `value` (below `2^width`, `width` at most 64), pushing the
+    /// word first if the leaf does not fit in it.
     #[inline(always)]
     pub fn put<W: BitWrite>(&mut self, writer: &mut W, value: u64, width: u32) {
+        if self.used + width > 64 {
+            writer.push(self.word, self.used);
+            self.word = 0;
+            self.used = 0;
+        }
         // A zero-width leaf (a range of one value) adds nothing.
+        if width > 0 {
+            self.word |= value << self.used;
+        }
+        self.used += width;
+    }
+
+    /// [`RunWriter::put`] for a block's elements: a leaf that crosses the
+    /// word is split across it, so every push but the last is a whole word,
+    /// which the writer stores with no branch on where its scratch word
+    /// stands. (One element after another, that branch follows the
+    /// elements' varying lengths; for one value it is always predicted, and
+    /// the split costs a shift a word.)
+    #[inline(always)]
+    pub fn put_split<W: BitWrite>(&mut self, writer: &mut W, value: u64, width: u32) {
         if width == 0 {
             return;
+        }
+        if self.used == 64 {
+            writer.push(self.word, 64);
+            (self.word, self.used) = (0, 0);
         }
         self.word |= value << self.used;
         let room = 64 - self.used;
         if width >= room {
-            // The word is full: push it, and keep the leaf's bits past it.
             writer.push(self.word, 64);
             self.word = value.checked_shr(room).unwrap_or(0);
             self.used = width - room;
@@ -346,7 +366,7 @@ mod tests {
             }
             let mut run = RunWriter::new();
             for (value, width) in values.iter().zip(widths) {
-                run.put(&mut writer, *value, width);
+                run.put_split(&mut writer, *value, width);
             }
             run.finish(&mut writer);
             let bits = writer.bits_written();

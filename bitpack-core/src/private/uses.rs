@@ -2122,8 +2122,8 @@ impl p::BitPack for Lanes {
                     let value1 = steps1[lane];
                     if valid && p::run_fits(writer, LANES_RUN_BITS) {
                         let mut run = p::RunWriter::new();
-                        run.put(writer, value0, LANES_WIDTHS[0]);
-                        run.put(writer, value1, LANES_WIDTHS[1]);
+                        run.put_split(writer, value0, LANES_WIDTHS[0]);
+                        run.put_split(writer, value1, LANES_WIDTHS[1]);
                         run.finish(writer);
                     } else {
                         p::BitWrite::write_compressed_float(writer, item.x, -1.0, 1.0, 0.01)?;

@@ -138,9 +138,12 @@ pub fn write_in(
     let tail = tail_write(names, written, &fields);
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
+    // A block's elements split leaves across whole words (see
+    // `__private::RunWriter::put_split`).
+    let put = if block.is_some() { quote!(put_split) } else { quote!(put) };
     let puts = locals.iter().enumerate().map(|(index, local)| {
         let index = Literal::usize_unsuffixed(index);
-        quote!(#run.put(#writer, #local, #widths_name[#index]);)
+        quote!(#run.#put(#writer, #local, #widths_name[#index]);)
     });
     // Widths and their total are constants, so the packing folds into
     // constant shifts (see `__private::RunWriter`).
