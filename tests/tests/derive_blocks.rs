@@ -372,8 +372,67 @@ fn only_nested_types_of_one_run_of_at_most_64_bits_are_leaves() {
     }
 }
 
+/// No quantized floats, but a nested leaf and an `Option` to join to the
+/// run: blocks all the same (the integer twin's shape).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Mark {
+    #[bits(min = 0, max = 999)]
+    id: u16,
+    kind: Kind,
+    #[bits(min = 0, max = 99)]
+    owner: Option<u8>,
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Marks {
+    #[bits(min = 0, max = 3)]
+    head: u8,
+    #[bitpack(max_len = 40)]
+    marks: Vec<Mark>,
+}
+
+fn read_marks_scalar(r: &mut BitReader<'_>) -> Result<Marks, Error> {
+    __private::read_atomic(r, |r| {
+        let head = r.read_int(0, 3)? as u8;
+        Ok(Marks { head, marks: __private::read_vec(r, MAX_LEN, Mark::MIN_BITS, Mark::read_from)? })
+    })
+}
+
+fn marks() -> impl Strategy<Value = Marks> {
+    let mark = (prop_oneof![9 => 0u16..=999, 1 => any::<u16>()], 0usize..3, any::<Option<u8>>()).prop_map(
+        |(id, kind, owner)| Mark { id, kind: [Kind::Still, Kind::Moving, Kind::Gone][kind], owner },
+    );
+    (0u8..=3, proptest::collection::vec(mark, 0..=MAX_LEN)).prop_map(|(head, marks)| Marks { head, marks })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn blocks_without_floats_write_and_read_as_the_scalar_path(value in marks(), buf_len in 0usize..256) {
+        let scalar = |w: &mut bitpack::BitWriter<'_>| -> Result<(), Error> {
+            __private::write_atomic(w, |w| {
+                w.write_int(i32::from(value.head), 0, 3)?;
+                __private::write_len(w, value.marks.len(), MAX_LEN)?;
+                value.marks.iter().try_for_each(|mark| mark.write_to(w))
+            })
+        };
+        let blocks = outcome(buf_len, |w| value.write_to(w));
+        prop_assert_eq!(&blocks, &outcome(buf_len, scalar));
+        if let Ok((bytes, _)) = blocks {
+            prop_assert_eq!(read_outcome(&bytes, Marks::read_from), read_outcome(&bytes, read_marks_scalar));
+            for len in 0..bytes.len() {
+                let cut = &bytes[..len];
+                prop_assert_eq!(read_outcome(cut, Marks::read_from), read_outcome(cut, read_marks_scalar));
+            }
+        }
+    }
+
+    #[test]
+    fn random_bytes_read_as_marks_by_the_scalar_path(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        prop_assert_eq!(read_outcome(&bytes, Marks::read_from), read_outcome(&bytes, read_marks_scalar));
+    }
+
 
     #[test]
     fn blocks_write_and_read_as_the_scalar_path(value in batches(), buf_len in prop_oneof![1 => 0usize..4096, 3 => Just(4096usize)]) {

@@ -15,6 +15,13 @@
 //!
 //! Either way the bits are the elements' own, and every error the one their
 //! `write_to` / `read_from` gives, at the same bit.
+//!
+//! A block's runs also take in what an element's own body cannot know is
+//! fixed-width: a nested field whose type is one leaf (`__LEAF_BITS`: a
+//! field-less enum's tag, a struct of one run; behind a test of constants,
+//! the planner's runs otherwise), and an `Option` after a run (its presence
+//! bit the run's last leaf, its value after the run). A struct with such
+//! fields gets blocks even without quantized floats.
 
 use crate::expand::body;
 use crate::expand::names::{Access, Names};
@@ -75,12 +82,14 @@ fn steps_of(names: &Names, lanes: &[BlockLane<'_>], item: usize, leaf: usize) ->
 }
 
 /// The `__write_items` and `__read_items` of a struct with quantized run
-/// leaves (nothing for any other: they keep the element-by-element loops).
+/// leaves, or with fields to join to its runs (nothing for any other: they
+/// keep the element-by-element loops).
 /// `generic`: the struct has generic parameters (its nested fields then
 /// stay out of the runs: a run's constants cannot name them).
 pub fn items(names: &Names, fields: &Fields<'_>, generic: bool) -> TokenStream {
     let lanes = block_lanes(names, fields, &fields.items);
-    if lanes.is_empty() {
+    let joined = with_nested(fields).filter(|_| !generic);
+    if lanes.is_empty() && joined.is_none() {
         return TokenStream::new();
     }
     let p = &names.runtime;
@@ -88,7 +97,7 @@ pub fn items(names: &Names, fields: &Fields<'_>, generic: bool) -> TokenStream {
         (write_items(names, fields, &fields.items, &lanes), read_items(names, fields, &fields.items, &lanes));
     // With its nested fields that are leaves (`BitPack::__LEAF_BITS`) in the
     // runs: a test of constants, so only one of the two is compiled in.
-    if let Some((items, nested)) = with_nested(fields).filter(|_| !generic) {
+    if let Some((items, nested)) = joined {
         let lanes = block_lanes(names, fields, &items);
         let (write_fused, read_fused) =
             (write_items(names, fields, &items, &lanes), read_items(names, fields, &items, &lanes));

@@ -77,7 +77,8 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         _ => None,
     };
     let key_field = key_field::expand(&names, plan);
-    // A `Vec` of a struct with quantized run leaves, a block at a time.
+    // A `Vec` of a struct with quantized run leaves (or fields to join to its
+    // runs), a block at a time.
     let blocks = match &plan.body {
         Body::Struct(fields) if atomic => batch::items(&names, fields, !input.generics.params.is_empty()),
         _ => TokenStream::new(),
