@@ -2164,7 +2164,9 @@ impl p::BitPack for Lanes {
                 element.x = values0[lane];
                 element.far = values1[lane];
             }
-            <p::Vec<Self> as core::iter::Extend<Self>>::extend(items, elements);
+            for element in elements {
+                p::Vec::push(items, element);
+            }
             p::Ok(true)
         })
     }

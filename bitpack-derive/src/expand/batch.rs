@@ -300,6 +300,14 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
         quote!(#(#sets)*)
     });
     let items = &names.items;
+    // With values set lane by lane, a push each (the elements go straight to
+    // the `Vec`: 51.2k -> 49.6k instructions a snapshot); without, one
+    // `extend` (a push each measured 46.2k -> 48.0k on the integer twin).
+    let store = if lanes.is_empty() {
+        quote!(<#p::Vec<Self> as ::core::iter::Extend<Self>>::extend(#items, [#(#elements),*]);)
+    } else {
+        quote!(#(#p::Vec::push(#items, #elements);)*)
+    };
     quote! {
             #p::read_blocks(#reader, #len, #items, #[inline(always)] |#reader, #items| {
                 let mut #valid = true;
@@ -310,7 +318,7 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
                     return #p::Ok(false);
                 }
                 #(#each_set)*
-                <#p::Vec<Self> as ::core::iter::Extend<Self>>::extend(#items, [#(#elements),*]);
+                #store
                 #p::Ok(true)
             })
     }
