@@ -37,6 +37,9 @@ pub trait ColumnInt: Copy + sealed::Sealed {
     /// The value of `raw` (below `2^WIDTH`); `None` when it does not fit
     /// the type on this target (`usize` on 32 bits).
     fn from_raw(raw: u64) -> Option<Self>;
+    /// [`ColumnInt::from_raw`] cut to the type: the same value whenever
+    /// that is `Some` (a column checks its extremes once instead).
+    fn from_raw_wrapping(raw: u64) -> Self;
 }
 
 macro_rules! column_int {
@@ -55,6 +58,10 @@ macro_rules! column_int {
             fn from_raw(raw: u64) -> Option<Self> {
                 // `$wide` is the wire width's type, signed or not (64 bits for usize and isize).
                 <$t>::try_from(raw as $unsigned as $wide).ok()
+            }
+            #[inline(always)]
+            fn from_raw_wrapping(raw: u64) -> Self {
+                raw as $unsigned as $wide as $t
             }
         }
     )*};
@@ -233,6 +240,49 @@ fn choose<T: ColumnInt>(column: Summary) -> Plan {
     Plan { form, zigzag, bits: bits + 2, count }
 }
 
+/// What a reader tallies over a column as it decodes it, the sign mode
+/// known from the header: enough to make the writer's plan for the values
+/// and so refuse a header it would not have chosen, in the read loop
+/// itself (no second pass).
+#[derive(Clone, Copy)]
+struct Tally {
+    /// The OR of the magnitudes.
+    or: u64,
+    /// Every magnitude's bits beyond its prefix in the single-value form.
+    extra: u64,
+    /// The smallest and largest keys.
+    low: u64,
+    high: u64,
+}
+
+impl Tally {
+    const fn new() -> Self {
+        Tally { or: 0, extra: 0, low: u64::MAX, high: 0 }
+    }
+
+    /// Counts a value: its magnitude on the wire and its key.
+    #[inline(always)]
+    fn add<T: ColumnInt>(&mut self, magnitude: u64, key: u64) {
+        self.or |= magnitude;
+        self.extra += value_extra_bits::<T>(magnitude);
+        self.low = self.low.min(key);
+        self.high = self.high.max(key);
+    }
+
+    /// The writer's plan for the `count` values so tallied under the sign
+    /// mode `zigzag`, or `None` when the writer would have used the other
+    /// (it zig-zags exactly when a value is negative: a key below half).
+    #[inline(always)]
+    fn plan<T: ColumnInt>(self, count: u64, zigzag: bool) -> Option<Plan> {
+        let negative = T::SIGNED && self.low < 1u64 << (T::WIDTH - 1);
+        if negative != zigzag {
+            return None;
+        }
+        let Tally { or, extra, low, high } = self;
+        Some(choose::<T>(Summary { count, zigzag, width: bit_length(or), extra, low, high }))
+    }
+}
+
 /// The magnitude `raw` goes on the wire as, under the plan's sign mode.
 #[inline(always)]
 fn magnitude<T: ColumnInt>(raw: u64, zigzag: bool) -> u64 {
@@ -409,17 +459,53 @@ pub(crate) fn claim_values<T>(reader: &mut impl BitRead, count: usize, bits: u64
     reader.claim_allocation::<T>(count)
 }
 
-/// The value of `raw`, or `OutOfRange` (a `usize` past this target's).
+/// `count` values of `width` bits (at most `T`'s), each as the `T` of its
+/// bits, checked to remain once.
 #[inline(always)]
-fn value_of<T: ColumnInt>(raw: u64, start: usize) -> Result<T, Error> {
-    T::from_raw(raw).ok_or(Error::new(ErrorKind::OutOfRange, start))
+fn take_run<T: ColumnInt>(reader: &mut impl BitRead, count: usize, width: u32) -> Result<Vec<T>, Error> {
+    let mut run = reader.take_run(count, width)?;
+    // Zeroed (one `calloc`), then filled: no capacity check per value.
+    let mut values = alloc::vec![T::from_raw_wrapping(0); count];
+    for value in &mut values {
+        *value = T::from_raw_wrapping(run.next_value());
+    }
+    Ok(values)
+}
+
+/// Tallies the coded magnitudes of a shared or per-value column and puts
+/// each value in its place (the sign mode a constant: one loop each).
+#[inline(always)]
+fn tally_coded<T: ColumnInt, const ZIGZAG: bool>(values: &mut [T]) -> Tally {
+    let mut tally = Tally::new();
+    for value in values {
+        let coded = value.raw();
+        let raw = if ZIGZAG { unzigzag::<T>(coded) } else { coded };
+        tally.add::<T>(coded, key::<T>(raw));
+        *value = T::from_raw_wrapping(raw);
+    }
+    tally
+}
+
+/// Tallies an offset column's values from their distances to `min` (keys
+/// tallied as the distances) and puts each value in its place.
+#[inline(always)]
+fn tally_offsets<T: ColumnInt, const ZIGZAG: bool>(values: &mut [T], min: u64) -> Tally {
+    let mut tally = Tally::new();
+    for value in values {
+        let distance = value.raw();
+        let raw = key::<T>(min.wrapping_add(distance));
+        tally.add::<T>(magnitude::<T>(raw, ZIGZAG), distance);
+        *value = T::from_raw_wrapping(raw);
+    }
+    tally
 }
 
 /// Reads a column of `count` integers written by [`write_int_column`].
 /// Refuses a mode no writer uses, values that cannot be in the input or
 /// past the allocation budget (before allocating), a value past the type,
 /// and a header the writer would not have chosen for the values read
-/// (`NonCanonical`). On `Err` the reader is back where it was.
+/// (`NonCanonical`): the writer's plan is tallied as the values are read.
+/// On `Err` the reader is back where it was.
 pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) -> Result<Vec<T>, Error> {
     if count == 0 {
         return Ok(Vec::new());
@@ -429,48 +515,68 @@ pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) ->
         .rolled_back(|reader| {
             let mode = reader.take(2)?;
             let zigzag = T::SIGNED && mode != 2 && reader.take(1)? == 1;
-            let mut values: Vec<T> = Vec::new();
-            let form = match mode {
+            let mut tally = Tally::new();
+            let out_of_range = Error::new(ErrorKind::OutOfRange, start);
+            let (values, form, costed_zigzag) = match mode {
                 0 => {
                     let width = read_width::<T>(reader)?;
                     claim_values::<T>(reader, count, u64::from(width))?;
-                    values.reserve_exact(count);
-                    for _ in 0..count {
-                        let coded = reader.take(width)?;
-                        values.push(value_of::<T>(if zigzag { unzigzag::<T>(coded) } else { coded }, start)?);
-                    }
-                    Form::Shared(width)
+                    let mut values = take_run::<T>(reader, count, width)?;
+                    tally = if zigzag {
+                        tally_coded::<T, true>(&mut values)
+                    } else {
+                        tally_coded::<T, false>(&mut values)
+                    };
+                    (values, Form::Shared(width), zigzag)
                 }
                 1 => {
                     claim_values::<T>(reader, count, u64::from(T::PREFIX_BITS))?;
-                    values.reserve_exact(count);
+                    let mut values = Vec::with_capacity(count);
                     for _ in 0..count {
                         let coded = read_value::<T>(reader)?;
-                        values.push(value_of::<T>(if zigzag { unzigzag::<T>(coded) } else { coded }, start)?);
+                        let raw = if zigzag { unzigzag::<T>(coded) } else { coded };
+                        tally.add::<T>(coded, key::<T>(raw));
+                        values.push(T::from_raw_wrapping(raw));
                     }
-                    Form::PerValue
+                    (values, Form::PerValue, zigzag)
                 }
                 2 => {
                     let coded = read_value::<T>(reader)?;
                     let min = key::<T>(if T::SIGNED { unzigzag::<T>(coded) } else { coded });
                     let width = read_width::<T>(reader)?;
                     claim_values::<T>(reader, count, u64::from(width))?;
-                    values.reserve_exact(count);
-                    for _ in 0..count {
-                        let key = min.checked_add(reader.take(width)?).filter(|key| *key <= mask::<T>());
-                        let key = key.ok_or(Error::new(ErrorKind::OutOfRange, start))?;
-                        values.push(value_of::<T>(self::key::<T>(key), start)?);
+                    // The writer costed the magnitudes zig-zag coded when a
+                    // value is negative: when the smallest is.
+                    let negative = T::SIGNED && min < 1u64 << (T::WIDTH - 1);
+                    // Keys tallied as distances, moved by `min` after the loop.
+                    let mut values = take_run::<T>(reader, count, width)?;
+                    tally = if negative {
+                        tally_offsets::<T, true>(&mut values, min)
+                    } else {
+                        tally_offsets::<T, false>(&mut values, min)
+                    };
+                    // The farthest value past the type (or past 64 bits).
+                    match min.checked_add(tally.high) {
+                        Some(high) if high <= mask::<T>() => {
+                            (tally.low, tally.high) = (min + tally.low, high)
+                        }
+                        _ => return Err(out_of_range),
                     }
-                    Form::Offset { min, width }
+                    (values, Form::Offset { min, width }, negative)
                 }
                 _ => return Err(Error::new(ErrorKind::NonCanonical, start)),
             };
-            // The header the writer would pick for these values, or a refusal.
-            let planned = plan::<T>(values.iter().map(|value| value.raw()));
-            if planned.form != form || planned.zigzag != zigzag {
-                return Err(Error::new(ErrorKind::NonCanonical, start));
+            // Every value fits the type when the extremes do (the values
+            // that fit are one run of keys): only `usize` and `isize` on
+            // 32 bits can miss.
+            if T::from_raw(key::<T>(tally.low)).is_none() || T::from_raw(key::<T>(tally.high)).is_none() {
+                return Err(out_of_range);
             }
-            Ok(values)
+            // The header the writer would pick for these values, or a refusal.
+            match tally.plan::<T>(count as u64, costed_zigzag) {
+                Some(planned) if planned.form == form && planned.zigzag == zigzag => Ok(values),
+                _ => Err(Error::new(ErrorKind::NonCanonical, start)),
+            }
         })
         .map_err(|error| Error::new(error.kind(), start))
 }
@@ -497,31 +603,162 @@ mod tests {
         counter.bits_written()
     }
 
-    /// The plan before the histogram: each value's lengths summed as it
-    /// goes, plain and zig-zag both; the histogram's must equal it.
-    fn plan_per_value<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
+    /// The reader's plan: each value's length summed as it goes (the
+    /// sign mode known), the histogram's must equal it.
+    fn plan_per_value<T: ColumnInt>(raws: impl Iterator<Item = u64> + Clone) -> Plan {
+        // Signed values with the sign bit set anywhere are zig-zag coded.
+        let zigzag = T::SIGNED && raws.clone().any(|raw| (raw >> (T::WIDTH - 1)) & 1 == 1);
+        let mut tally = Tally::new();
         let mut count = 0u64;
-        let (mut any, mut plain_or, mut zigzag_or) = (0u64, 0u64, 0u64);
-        let (mut plain_extra, mut zigzag_extra) = (0u64, 0u64);
-        let (mut low, mut high) = (u64::MAX, 0u64);
         for raw in raws {
             count += 1;
-            any |= raw;
-            plain_or |= raw;
-            plain_extra += value_extra_bits::<T>(raw);
-            if T::SIGNED {
-                let coded = zigzag_of::<T>(raw);
-                zigzag_or |= coded;
-                zigzag_extra += value_extra_bits::<T>(coded);
-            }
-            let key = key::<T>(raw);
-            low = low.min(key);
-            high = high.max(key);
+            tally.add::<T>(magnitude::<T>(raw, zigzag), key::<T>(raw));
         }
-        // Signed values with the sign bit set anywhere are zig-zag coded.
-        let zigzag = T::SIGNED && (any >> (T::WIDTH - 1)) & 1 == 1;
-        let (or, extra) = if zigzag { (zigzag_or, zigzag_extra) } else { (plain_or, plain_extra) };
-        choose::<T>(Summary { count, zigzag, width: bit_length(or), extra, low, high })
+        let plan = tally.plan::<T>(count, zigzag).expect("the sign mode is the writer's");
+        // Under the other sign mode, the reader refuses.
+        assert!(!T::SIGNED || count == 0 || tally.plan::<T>(count, !zigzag).is_none());
+        plan
+    }
+
+    /// The value of `raw`, or `OutOfRange` (a `usize` past this target's).
+    #[inline(always)]
+    fn value_of<T: ColumnInt>(raw: u64, start: usize) -> Result<T, Error> {
+        T::from_raw(raw).ok_or(Error::new(ErrorKind::OutOfRange, start))
+    }
+
+    /// The reader before the tally and the runs: one take per value, then
+    /// the writer's plan over what it read. The reader must agree with it
+    /// on every input, hostile ones included.
+    fn read_int_column_reference<T: ColumnInt>(
+        reader: &mut impl BitRead,
+        count: usize,
+    ) -> Result<Vec<T>, Error> {
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let start = reader.bits_read();
+        reader
+            .rolled_back(|reader| {
+                let mode = reader.take(2)?;
+                let zigzag = T::SIGNED && mode != 2 && reader.take(1)? == 1;
+                let mut values: Vec<T> = Vec::new();
+                let form = match mode {
+                    0 => {
+                        let width = read_width::<T>(reader)?;
+                        claim_values::<T>(reader, count, u64::from(width))?;
+                        for _ in 0..count {
+                            let coded = reader.take(width)?;
+                            values.push(value_of::<T>(
+                                if zigzag { unzigzag::<T>(coded) } else { coded },
+                                start,
+                            )?);
+                        }
+                        Form::Shared(width)
+                    }
+                    1 => {
+                        claim_values::<T>(reader, count, u64::from(T::PREFIX_BITS))?;
+                        for _ in 0..count {
+                            let coded = read_value::<T>(reader)?;
+                            values.push(value_of::<T>(
+                                if zigzag { unzigzag::<T>(coded) } else { coded },
+                                start,
+                            )?);
+                        }
+                        Form::PerValue
+                    }
+                    2 => {
+                        let coded = read_value::<T>(reader)?;
+                        let min = key::<T>(if T::SIGNED { unzigzag::<T>(coded) } else { coded });
+                        let width = read_width::<T>(reader)?;
+                        claim_values::<T>(reader, count, u64::from(width))?;
+                        for _ in 0..count {
+                            let key = min.checked_add(reader.take(width)?).filter(|key| *key <= mask::<T>());
+                            let key = key.ok_or(Error::new(ErrorKind::OutOfRange, start))?;
+                            values.push(value_of::<T>(self::key::<T>(key), start)?);
+                        }
+                        Form::Offset { min, width }
+                    }
+                    _ => return Err(Error::new(ErrorKind::NonCanonical, start)),
+                };
+                let planned = plan::<T>(values.iter().map(|value| value.raw()));
+                if planned.form != form || planned.zigzag != zigzag {
+                    return Err(Error::new(ErrorKind::NonCanonical, start));
+                }
+                Ok(values)
+            })
+            .map_err(|error| Error::new(error.kind(), start))
+    }
+
+    /// A xorshift stream: the tests' random values.
+    fn stream(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    #[test]
+    fn the_reader_agrees_with_the_reference_on_any_bytes() {
+        fn check<T: ColumnInt + PartialEq + core::fmt::Debug>(bytes: &[u8], skip: u32, count: usize) {
+            let mut fast = BitReader::with_limit(bytes, 1 << 16);
+            let mut reference = fast.clone();
+            if fast.read_bits64(skip).is_err() || reference.read_bits64(skip).is_err() {
+                return;
+            }
+            let (got, want) = (
+                read_int_column::<T>(&mut fast, count),
+                read_int_column_reference::<T>(&mut reference, count),
+            );
+            match (&got, &want) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want),
+                (Err(got), Err(want)) => assert_eq!(got, want),
+                _ => panic!("{got:?} != {want:?}"),
+            }
+            assert_eq!(fast.bits_read(), reference.bits_read());
+            assert_eq!(fast.allocation_left(), reference.allocation_left());
+        }
+        fn column<T: ColumnInt + PartialEq + core::fmt::Debug>(
+            next: &mut impl FnMut() -> u64,
+            cast: impl Fn(u64) -> T,
+        ) {
+            // A written column after a few bits, then the same bytes
+            // damaged: a flipped bit, cut short, or replaced by noise.
+            let len = (next() % 80) as usize;
+            let shift = (next() % 65) as u32;
+            let (base, spread) = (next(), next().checked_shr(shift).unwrap_or(0));
+            let values: Vec<T> = (0..len).map(|_| cast(base.wrapping_add(next() & spread))).collect();
+            let skip = (next() % 8) as u32;
+            let mut buf = alloc::vec![0u8; 16 + len * 9];
+            let mut writer = BitWriter::new(&mut buf);
+            writer.write_bits64(0, skip.max(1)).unwrap();
+            write_int_column(&mut writer, values.iter().copied()).unwrap();
+            let used = writer.finish().unwrap();
+            let skip = skip.max(1);
+            check::<T>(&buf[..used], skip, len);
+            let mut damaged = buf[..used].to_vec();
+            let bit = (next() as usize) % (used * 8);
+            damaged[bit / 8] ^= 1 << (bit % 8);
+            check::<T>(&damaged, skip, len);
+            check::<T>(&buf[..(next() as usize) % used + 1], skip, len);
+            let noise: Vec<u8> = (0..used).map(|_| next() as u8).collect();
+            check::<T>(&noise, skip, len);
+            check::<T>(&noise, skip, len / 2 + 1);
+        }
+        let mut next = stream(0x2545_F491_4F6C_DD1D);
+        for _ in 0..1_500 {
+            column::<u8>(&mut next, |x| x as u8);
+            column::<u16>(&mut next, |x| x as u16);
+            column::<u32>(&mut next, |x| x as u32);
+            column::<u64>(&mut next, |x| x);
+            column::<usize>(&mut next, |x| x as usize);
+            column::<i8>(&mut next, |x| x as i8);
+            column::<i16>(&mut next, |x| x as i16);
+            column::<i32>(&mut next, |x| x as i32);
+            column::<i64>(&mut next, |x| x as i64);
+            column::<isize>(&mut next, |x| x as isize);
+        }
     }
 
     #[test]
