@@ -175,6 +175,15 @@ const fn length_extra_bits<T: ColumnInt>(length: u32) -> u64 {
 /// serves both signs.
 #[inline(always)]
 fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
+    if is_byte::<T>() {
+        let mut counts = [0u64; 256];
+        let mut count = 0u64;
+        for raw in raws {
+            count += 1;
+            counts[(raw & 0xFF) as usize] += 1;
+        }
+        return Tally::of_bytes(&counts).plan::<T>(count, false).unwrap_or(EMPTY);
+    }
     let mut count = 0u64;
     let (mut any, mut or) = (0u64, 0u64);
     let mut lengths = [0u64; 65];
@@ -240,6 +249,17 @@ fn choose<T: ColumnInt>(column: Summary) -> Plan {
     Plan { form, zigzag, bits: bits + 2, count }
 }
 
+/// Whether `T` is `u8`: its columns (a string's bytes, small counters)
+/// are planned from a count of each of the 256 values, one increment per
+/// value, and the plan from the counts once per column.
+#[inline(always)]
+const fn is_byte<T: ColumnInt>() -> bool {
+    T::WIDTH == 8 && !T::SIGNED
+}
+
+/// A plan no column uses (an unsigned column's tally always has one).
+const EMPTY: Plan = Plan { form: Form::PerValue, zigzag: false, bits: 0, count: 0 };
+
 /// What a reader tallies over a column as it decodes it, the sign mode
 /// known from the header: enough to make the writer's plan for the values
 /// and so refuse a header it would not have chosen, in the read loop
@@ -267,6 +287,21 @@ impl Tally {
         self.extra += value_extra_bits::<T>(magnitude);
         self.low = self.low.min(key);
         self.high = self.high.max(key);
+    }
+
+    /// The tally of a `u8` column from the count of each value: magnitudes
+    /// and keys are the values, summed by bit length (a value's cost in
+    /// the single-value form depends only on it).
+    fn of_bytes(counts: &[u64; 256]) -> Self {
+        let mut extra = 0;
+        for length in 1..=8u32 {
+            let (first, end) = (1usize << (length - 1), 1usize << length);
+            let values: u64 = counts[first..end].iter().sum();
+            extra += values * value_extra_bits::<u8>(first as u64);
+        }
+        let low = counts.iter().position(|&n| n != 0).map_or(u64::MAX, |value| value as u64);
+        let high = counts.iter().rposition(|&n| n != 0).map_or(0, |value| value as u64);
+        Tally { or: high, extra, low, high }
     }
 
     /// The writer's plan for the `count` values so tallied under the sign
@@ -476,6 +511,14 @@ fn take_run<T: ColumnInt>(reader: &mut impl BitRead, count: usize, width: u32) -
 /// each value in its place (the sign mode a constant: one loop each).
 #[inline(always)]
 fn tally_coded<T: ColumnInt, const ZIGZAG: bool>(values: &mut [T]) -> Tally {
+    if is_byte::<T>() {
+        // The values are their codes: counted, not moved.
+        let mut counts = [0u64; 256];
+        for value in values.iter() {
+            counts[(value.raw() & 0xFF) as usize] += 1;
+        }
+        return Tally::of_bytes(&counts);
+    }
     let mut tally = Tally::new();
     for value in values {
         let coded = value.raw();
