@@ -212,6 +212,10 @@ pub struct BitRun<'s> {
     /// bits above `pending` are zero.
     word: u64,
     pending: u32,
+    /// Words taken from the input, the tail included, and the bit offset
+    /// of the first: what [`BitRun::taken`] counts from.
+    fetched: usize,
+    offset: u32,
     bits: u32,
     mask: u64,
 }
@@ -221,8 +225,17 @@ impl<'s> BitRun<'s> {
     fn new(bytes: &'s [u8], position: usize, bits: u32) -> Self {
         let (words, rest) = bytes.get(position >> 3..).unwrap_or(&[]).as_chunks::<8>();
         let tail = tail_word(rest, 0);
-        let mut run = BitRun { words: words.iter(), tail, word: 0, pending: 0, bits, mask: low_mask(bits) };
         let offset = (position & 7) as u32;
+        let mut run = BitRun {
+            words: words.iter(),
+            tail,
+            word: 0,
+            pending: 0,
+            fetched: 0,
+            offset,
+            bits,
+            mask: low_mask(bits),
+        };
         run.word = run.next_word() >> offset;
         run.pending = 64 - offset;
         run
@@ -231,27 +244,47 @@ impl<'s> BitRun<'s> {
     /// The input's next 8 bytes (zeros past its end).
     #[inline(always)]
     fn next_word(&mut self) -> u64 {
+        self.fetched += 1;
         match self.words.next() {
             Some(word) => u64::from_le_bytes(*word),
             None => core::mem::take(&mut self.tail),
         }
     }
 
-    /// The next value. Past the run (a caller's bug) it reads zeros, never
-    /// out of the slice.
+    /// The next value of the run's width. Past the run (a caller's bug)
+    /// it reads zeros, never out of the slice.
     #[inline(always)]
     pub fn next_value(&mut self) -> u64 {
-        if self.pending >= self.bits {
-            let value = self.word & self.mask;
-            self.word = self.word.checked_shr(self.bits).unwrap_or(0);
-            self.pending -= self.bits;
+        self.cut(self.bits, self.mask)
+    }
+
+    /// The next `bits` (0..=64) bits, in a run opened with
+    /// [`BitSource::open_run`]: zeros past the input's end, which
+    /// [`BitSource::close_run`] then refuses.
+    #[inline(always)]
+    pub fn take(&mut self, bits: u32) -> u64 {
+        self.cut(bits, low_mask(bits))
+    }
+
+    /// Bits handed out so far.
+    #[inline(always)]
+    pub fn taken(&self) -> usize {
+        self.fetched * 64 - self.offset as usize - self.pending as usize
+    }
+
+    #[inline(always)]
+    fn cut(&mut self, bits: u32, mask: u64) -> u64 {
+        if self.pending >= bits {
+            let value = self.word & mask;
+            self.word = self.word.checked_shr(bits).unwrap_or(0);
+            self.pending -= bits;
             value
         } else {
             // `pending < bits <= 64`: the value straddles the next word.
             let next = self.next_word();
-            let value = (self.word | (next << self.pending)) & self.mask;
-            self.word = next.checked_shr(self.bits - self.pending).unwrap_or(0);
-            self.pending += 64 - self.bits;
+            let value = (self.word | (next << self.pending)) & mask;
+            self.word = next.checked_shr(bits - self.pending).unwrap_or(0);
+            self.pending += 64 - bits;
             value
         }
     }
@@ -321,6 +354,18 @@ impl<'a> BitSource for BitReader<'a> {
         let position = self.position;
         self.position += total as usize;
         Ok(BitRun::new(self.bytes, position, bits))
+    }
+
+    #[inline(always)]
+    fn open_run(&self) -> BitRun<'_> {
+        BitRun::new(self.bytes, self.position, 0)
+    }
+
+    #[inline(always)]
+    fn close_run(&mut self, bits: usize) -> Result<(), Error> {
+        self.need(bits)?;
+        self.position += bits;
+        Ok(())
     }
 
     #[inline]

@@ -42,6 +42,13 @@ pub trait BitSource {
     /// to remain (else `UnexpectedEnd`, nothing taken), and hands back the
     /// run to cut them from.
     fn take_run(&mut self, count: usize, bits: u32) -> Result<BitRun<'_>, Error>;
+    /// A run of values of any widths from the position, taken with
+    /// [`BitRun::take`] (zeros past the input's end); nothing moves until
+    /// [`BitSource::close_run`].
+    fn open_run(&self) -> BitRun<'_>;
+    /// Takes the `bits` a run opened here handed out, or `UnexpectedEnd`
+    /// (nothing taken) when they were not all there.
+    fn close_run(&mut self, bits: usize) -> Result<(), Error>;
     /// Bytes decoding may still allocate.
     fn budget_left(&self) -> usize;
     /// Claims `bytes` from the budget: `AllocationLimit`, and nothing

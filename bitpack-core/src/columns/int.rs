@@ -14,6 +14,7 @@ use crate::sink::BitSink;
 use crate::source::SourceExt;
 use crate::write::BitWrite;
 use alloc::vec::Vec;
+use core::convert::Infallible;
 
 mod sealed {
     pub trait Sealed {}
@@ -469,19 +470,31 @@ pub fn int_column_bits<T: ColumnInt>(values: impl Iterator<Item = T> + Clone) ->
 /// Reads a width's header.
 #[inline(always)]
 fn read_width<T: ColumnInt>(reader: &mut impl BitRead) -> Result<u32, Error> {
-    let escape = T::WIDTH - 1;
-    let prefix = reader.take(T::PREFIX_BITS)? as u32;
-    if prefix < escape { Ok(prefix) } else { Ok(escape + reader.take(1)? as u32) }
+    width_from::<T, _>(|bits| reader.take(bits))
 }
 
 /// Reads one magnitude in the single-value form.
 #[inline(always)]
 fn read_value<T: ColumnInt>(reader: &mut impl BitRead) -> Result<u64, Error> {
-    let length = read_width::<T>(reader)?;
+    value_from::<T, _>(|bits| reader.take(bits))
+}
+
+/// A width's header from `take` (a reader's take, or a run's).
+#[inline(always)]
+fn width_from<T: ColumnInt, E>(mut take: impl FnMut(u32) -> Result<u64, E>) -> Result<u32, E> {
+    let escape = T::WIDTH - 1;
+    let prefix = take(T::PREFIX_BITS)? as u32;
+    if prefix < escape { Ok(prefix) } else { Ok(escape + take(1)? as u32) }
+}
+
+/// One magnitude in the single-value form from `take`.
+#[inline(always)]
+fn value_from<T: ColumnInt, E>(mut take: impl FnMut(u32) -> Result<u64, E>) -> Result<u64, E> {
+    let length = width_from::<T, E>(&mut take)?;
     if length <= 1 {
         return Ok(u64::from(length));
     }
-    Ok((1u64 << (length - 1)) | reader.take(length - 1)?)
+    Ok((1u64 << (length - 1)) | take(length - 1)?)
 }
 
 /// Refuses `count` values of at least `bits` bits each that cannot be in
@@ -574,13 +587,18 @@ pub fn read_int_column<T: ColumnInt>(reader: &mut impl BitRead, count: usize) ->
                 }
                 1 => {
                     claim_values::<T>(reader, count, u64::from(T::PREFIX_BITS))?;
-                    let mut values = Vec::with_capacity(count);
-                    for _ in 0..count {
-                        let coded = read_value::<T>(reader)?;
+                    // Read as a run, checked once after: past the input's
+                    // end it reads zeros, and then the whole column is refused.
+                    let mut run = reader.open_run();
+                    let mut values = alloc::vec![T::from_raw_wrapping(0); count];
+                    for value in &mut values {
+                        let Ok(coded) = value_from::<T, Infallible>(|bits| Ok(run.take(bits)));
                         let raw = if zigzag { unzigzag::<T>(coded) } else { coded };
                         tally.add::<T>(coded, key::<T>(raw));
-                        values.push(T::from_raw_wrapping(raw));
+                        *value = T::from_raw_wrapping(raw);
                     }
+                    let taken = run.taken();
+                    reader.close_run(taken)?;
                     (values, Form::PerValue, zigzag)
                 }
                 2 => {
