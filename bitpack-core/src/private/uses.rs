@@ -2279,28 +2279,31 @@ fn columns_write_and_read_as_generated() {
                 let __row0 = <f32 as p::BitPack>::read_from(__reader)?;
                 p::Ok(__row0)
             })?;
-        let mut __columns = (
-            p::IntoIterator::into_iter(__column0_0),
-            p::IntoIterator::into_iter(__column0_1),
-            p::IntoIterator::into_iter(__column0_2),
-            p::IntoIterator::into_iter(__column0_3),
-            p::IntoIterator::into_iter(__column0_4),
-            p::IntoIterator::into_iter(__column0_5),
-            p::IntoIterator::into_iter(__column0_6),
-        );
         p::claim_column::<Row>(__reader, __count)?;
-        let mut __out = p::Vec::with_capacity(__count);
-        for _ in 0..__count {
-            __out.push((
-                p::column_next(&mut __columns.0, __reader)?,
-                p::column_next(&mut __columns.1, __reader)?,
-                p::column_next(&mut __columns.2, __reader)?,
-                p::column_next(&mut __columns.3, __reader)?,
-                p::column_next(&mut __columns.4, __reader)?,
-                p::column_next(&mut __columns.5, __reader)?,
-                p::column_next(&mut __columns.6, __reader)?,
-            ));
-        }
+        let __out: p::Vec<Row> = p::Iterator::collect(p::Iterator::map(
+            p::Iterator::zip(
+                p::Iterator::zip(
+                    p::Iterator::zip(
+                        p::Iterator::zip(
+                            p::Iterator::zip(
+                                p::Iterator::zip(
+                                    p::column_values(__reader, __column0_0, __count)?,
+                                    p::column_values(__reader, __column0_1, __count)?,
+                                ),
+                                p::column_values(__reader, __column0_2, __count)?,
+                            ),
+                            p::column_values(__reader, __column0_3, __count)?,
+                        ),
+                        p::column_values(__reader, __column0_4, __count)?,
+                    ),
+                    p::column_values(__reader, __column0_5, __count)?,
+                ),
+                p::column_values(__reader, __column0_6, __count)?,
+            ),
+            |((((((__field0, __field1), __field2), __field3), __field4), __field5), __field6)| {
+                (__field0, __field1, __field2, __field3, __field4, __field5, __field6)
+            },
+        ));
         let (__tags, __counts) = p::read_tag_column::<3>(__reader, 3)?;
         assert_eq!(__counts, [1, 1, 1]);
         let __nested = {
@@ -2309,12 +2312,21 @@ fn columns_write_and_read_as_generated() {
             let __arrays: p::Vec<[u32; 2]> = p::split_arrays(__reader, 3, __values0)?;
             __arrays
         };
+        // An enum's variants take their fields' values in order, as its tags name them.
+        let mut __column1_0 = p::IntoIterator::into_iter(__nested);
+        let mut __nested = p::Vec::with_capacity(3);
+        for _ in 0..3 {
+            __nested.push(p::column_next(&mut __column1_0, __reader)?);
+        }
         p::Ok((__out, __tags, __nested))
     };
     let (read_rows, read_tags, read_nested) = read(&mut reader).unwrap();
     assert_eq!(read_rows, rows);
     assert_eq!(read_tags, tags);
     assert_eq!(read_nested, nested);
+    // A struct's column short of its count is refused, not zipped short.
+    let error = p::column_values(&reader, alloc::vec![1u8], 2).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
     let array: [u8; 2] = p::into_array(&reader, alloc::vec![1, 2]).unwrap();
     assert_eq!(array, [1, 2]);
     // The sizes and fingerprints generated `MAX_BITS`, `MIN_BITS` and `SCHEMA` name.
