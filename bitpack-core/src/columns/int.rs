@@ -2,11 +2,12 @@
 //! the form it names (see the module docs of `columns` for the wire).
 //!
 //! The plan is made in one pass over the values, branch-free: the OR of the
-//! magnitudes gives the shared width, their summed lengths the per-value
-//! cost, the smallest and largest key the offset width, and the OR of the
-//! values the sign, so no separate pre-scan for a negative is needed. The
-//! reader runs the same plan over what it decoded and refuses a header the
-//! writer would not have written.
+//! magnitudes gives the shared width, a count of their lengths the
+//! per-value cost, the smallest and largest key the offset width and the
+//! sign (a key below half is a negative value), so no separate pre-scan for
+//! a negative is needed. `u8` columns count each of the 256 values instead.
+//! The reader tallies the same as it decodes (the sign mode known from the
+//! header) and refuses a header the writer would not have written.
 
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -170,7 +171,8 @@ const fn length_extra_bits<T: ColumnInt>(length: u32) -> u64 {
 ///
 /// Per value the pass takes one magnitude (the zig-zag code for a signed
 /// type), counts its bit length in a histogram and keeps the smallest and
-/// largest key; the per-value cost is summed from the histogram once. A
+/// largest key; the count and the per-value cost are summed from the
+/// histogram once, the sign read from the smallest key. A
 /// signed column without a negative sends plain magnitudes, each the half
 /// of its zig-zag code (one bit shorter unless zero), so the one histogram
 /// serves both signs.
@@ -178,34 +180,33 @@ const fn length_extra_bits<T: ColumnInt>(length: u32) -> u64 {
 fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
     if is_byte::<T>() {
         let mut counts = [0u64; 256];
-        let mut count = 0u64;
         for raw in raws {
-            count += 1;
             counts[(raw & 0xFF) as usize] += 1;
         }
+        let count = counts.iter().sum();
         return Tally::of_bytes(&counts).plan::<T>(count, false).unwrap_or(EMPTY);
     }
-    let mut count = 0u64;
-    let (mut any, mut or) = (0u64, 0u64);
+    // Counted by the bit length of `coded | 1`: no zero case, and 0 and 1
+    // cost the same (no payload); the count is their sum.
+    let mut or = 0u64;
     let mut lengths = [0u64; 65];
     let (mut low, mut high) = (u64::MAX, 0u64);
     for raw in raws {
-        count += 1;
         let coded = if T::SIGNED { zigzag_of::<T>(raw) } else { raw };
-        any |= raw;
         or |= coded;
-        lengths[bit_length(coded) as usize] += 1;
+        lengths[bit_length(coded | 1) as usize] += 1;
         let key = key::<T>(raw);
         low = low.min(key);
         high = high.max(key);
     }
-    // Signed values with the sign bit set anywhere are zig-zag coded.
-    let zigzag = T::SIGNED && (any >> (T::WIDTH - 1)) & 1 == 1;
+    // Signed values are zig-zag coded when one is negative: a key below half.
+    let zigzag = T::SIGNED && low < 1u64 << (T::WIDTH - 1);
     // Plain magnitudes of a signed column are one bit shorter than their codes.
     let shift = (T::SIGNED && !zigzag) as u32;
     let width = bit_length(or >> shift);
-    let mut extra = 0u64;
-    for length in 1..=width + shift {
+    let (mut count, mut extra) = (0u64, 0u64);
+    for length in 1..=bit_length(or | 1) {
+        count += lengths[length as usize];
         extra += lengths[length as usize] * length_extra_bits::<T>(length - shift);
     }
     choose::<T>(Summary { count, zigzag, width, extra, low, high })
