@@ -69,6 +69,26 @@ pub fn split_vecs<T>(
     Ok(vecs)
 }
 
+/// [`split_vecs`] for values that copy (integers, bools): each `Vec` copied
+/// from its slice of the column at once.
+pub fn split_copy_vecs<T: Copy>(
+    reader: &mut impl BitRead,
+    lengths: Vec<usize>,
+    values: Vec<T>,
+) -> Result<Vec<Vec<T>>, Error> {
+    claim_column::<Vec<T>>(reader, lengths.len())?;
+    let mut rest = values.as_slice();
+    let mut vecs = Vec::with_capacity(lengths.len());
+    for len in lengths {
+        let Some((vec, after)) = rest.split_at_checked(len) else {
+            return Err(Error::new(ErrorKind::NonCanonical, reader.bits_read()));
+        };
+        vecs.push(vec.to_vec());
+        rest = after;
+    }
+    Ok(vecs)
+}
+
 /// `count` arrays of `N`, cut from the flat column of their elements.
 pub fn split_arrays<T, const N: usize>(
     reader: &mut impl BitRead,

@@ -42,7 +42,7 @@ mod lengths;
 
 pub use assemble::{
     claim_column, column_next, column_values, flat_count, into_array, read_rows, read_tag_column,
-    split_arrays, split_copy_arrays, split_vecs, write_tag_column, zip_options,
+    split_arrays, split_copy_arrays, split_copy_vecs, split_vecs, write_tag_column, zip_options,
 };
 pub use bools::{count_present, read_bool_column, write_bool_column};
 pub use int::{ColumnInt, int_column_bits, read_int_column, write_int_column};

@@ -2266,7 +2266,7 @@ fn columns_write_and_read_as_generated() {
         let __column0_3: p::Vec<p::Vec<u8>> = {
             let (__lengths0, __total0) = p::read_length_column(__reader, __count, 4)?;
             let __values0 = p::read_int_column::<u8>(__reader, __total0)?;
-            p::split_vecs(__reader, __lengths0, __values0)?
+            p::split_copy_vecs(__reader, __lengths0, __values0)?
         };
         let __column0_4: p::Vec<p::String> = p::read_text_column(__reader, __count, 4)?;
         let __column0_5: p::Vec<[u16; 2]> = {
@@ -2324,6 +2324,11 @@ fn columns_write_and_read_as_generated() {
     assert_eq!(read_rows, rows);
     assert_eq!(read_tags, tags);
     assert_eq!(read_nested, nested);
+    // `Vec`s of values that do not copy are cut from their column one by one.
+    let vecs = p::split_vecs(&mut reader, alloc::vec![1, 0, 2], alloc::vec![3u64, 4, 5]).unwrap();
+    assert_eq!(vecs, [alloc::vec![3u64], alloc::vec![], alloc::vec![4, 5]]);
+    let error = p::split_copy_vecs(&mut reader, alloc::vec![2], alloc::vec![1u8]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
     // A struct's column short of its count is refused, not zipped short.
     let error = p::column_values(&reader, alloc::vec![1u8], 2).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::NonCanonical);

@@ -104,20 +104,20 @@ pub fn read(names: &Names, column: &Column<'_, '_>, count: &TokenStream, depth: 
             }}
         }
         Column::Vec { max_len, element } => {
-            let inner = read(names, &element_column(*element), &quote!(#total), depth + 1);
+            let column = element_column(*element);
+            // Integers and bools copy: each `Vec` is copied from its slice.
+            let split = split(&column, quote!(split_copy_vecs), quote!(split_vecs));
+            let inner = read(names, &column, &quote!(#total), depth + 1);
             quote! {{
                 let (#lengths, #total) = #p::read_length_column(#reader, #count, #max_len)?;
                 let #values = #inner;
-                #p::split_vecs(#reader, #lengths, #values)?
+                #p::#split(#reader, #lengths, #values)?
             }}
         }
         Column::Array { len, element } => {
             let column = element_column(*element);
             // Integers and bools copy: their arrays are cut without a `Vec` each.
-            let split = match column {
-                Column::Int(_) | Column::Bool => quote!(split_copy_arrays),
-                _ => quote!(split_arrays),
-            };
+            let split = split(&column, quote!(split_copy_arrays), quote!(split_arrays));
             let inner = read(names, &column, &quote!(#total), depth + 1);
             quote! {{
                 let #total = #p::flat_count(#reader, #count, #len)?;
@@ -141,6 +141,15 @@ pub fn read(names: &Names, column: &Column<'_, '_>, count: &TokenStream, depth: 
             }
         }
         Column::Unsupported(_) => quote!(#p::Vec::new()),
+    }
+}
+
+/// The splitter of a flat column into collections: `copy` for integers and
+/// bools, else `other`.
+fn split(column: &Column<'_, '_>, copy: TokenStream, other: TokenStream) -> TokenStream {
+    match column {
+        Column::Int(_) | Column::Bool => copy,
+        _ => other,
     }
 }
 
