@@ -141,15 +141,48 @@ pub fn read_text_column(
     let (lengths, total) = read_length_column(reader, count, max_len)?;
     let bytes = read_int_column::<u8>(reader, total)?;
     reader.claim_allocation::<String>(count)?;
+    // Every string is UTF-8 exactly when all the bytes are and each string
+    // starts on a character: one check of the column, not one per string.
+    let Ok(mut rest) = core::str::from_utf8(&bytes) else {
+        return reader.fail(start, ErrorKind::InvalidUtf8);
+    };
     let mut texts = Vec::with_capacity(count);
-    let mut rest = bytes.as_slice();
     for len in lengths {
-        let (text, after) = rest.split_at(len.min(rest.len()));
+        let Some((text, after)) = rest.split_at_checked(len) else {
+            return reader.fail(start, ErrorKind::InvalidUtf8);
+        };
+        texts.push(String::from(text));
         rest = after;
-        match core::str::from_utf8(text) {
-            Ok(text) => texts.push(String::from(text)),
-            Err(_) => return reader.fail(start, ErrorKind::InvalidUtf8),
-        }
     }
     Ok(texts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::BitReader;
+    use crate::sink::writer::BitWriter;
+
+    /// A text column of `lengths` over `bytes`, written as its writer would.
+    fn texts(lengths: &[usize], bytes: &[u8]) -> Result<Vec<String>, Error> {
+        let mut buf = [0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        write_length_column(&mut writer, lengths.iter().copied(), 8).unwrap();
+        write_int_column(&mut writer, bytes.iter().copied()).unwrap();
+        let used = writer.finish().unwrap();
+        let mut reader = BitReader::new(&buf[..used]);
+        let read = read_text_column(&mut reader, lengths.len(), 8);
+        if read.is_err() {
+            assert_eq!(reader.bits_read(), 0);
+        }
+        read
+    }
+
+    #[test]
+    fn each_string_is_utf8_not_only_the_column() {
+        assert_eq!(texts(&[2, 0, 1], "éa".as_bytes()).unwrap(), ["é", "", "a"]);
+        // "é" cut in two: the column is UTF-8, neither string is.
+        assert_eq!(texts(&[1, 1], "é".as_bytes()).unwrap_err().kind(), ErrorKind::InvalidUtf8);
+        assert_eq!(texts(&[1, 2], &[b'a', 0xFF, b'b']).unwrap_err().kind(), ErrorKind::InvalidUtf8);
+    }
 }
