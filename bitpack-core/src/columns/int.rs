@@ -177,12 +177,10 @@ const fn length_extra_bits<T: ColumnInt>(length: u32) -> u64 {
 /// of its zig-zag code (one bit shorter unless zero), so the one histogram
 /// serves both signs.
 #[inline(always)]
-fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
+fn plan<T: ColumnInt>(raws: impl Walk) -> Plan {
     if is_byte::<T>() {
         let mut counts = [0u64; 256];
-        for raw in raws {
-            counts[(raw & 0xFF) as usize] += 1;
-        }
+        raws.walk(|raw| counts[(raw & 0xFF) as usize] += 1);
         let count = counts.iter().sum();
         return Tally::of_bytes(&counts).plan::<T>(count, false).unwrap_or(EMPTY);
     }
@@ -191,14 +189,14 @@ fn plan<T: ColumnInt>(raws: impl Iterator<Item = u64>) -> Plan {
     let mut or = 0u64;
     let mut lengths = [0u64; 65];
     let (mut low, mut high) = (u64::MAX, 0u64);
-    for raw in raws {
+    raws.walk(|raw| {
         let coded = if T::SIGNED { zigzag_of::<T>(raw) } else { raw };
         or |= coded;
         lengths[bit_length(coded | 1) as usize] += 1;
         let key = key::<T>(raw);
         low = low.min(key);
         high = high.max(key);
-    }
+    });
     // Signed values are zig-zag coded when one is negative: a key below half.
     let zigzag = T::SIGNED && low < 1u64 << (T::WIDTH - 1);
     // Plain magnitudes of a signed column are one bit shorter than their codes.
@@ -417,7 +415,47 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
     writer: &mut W,
     values: impl Iterator<Item = T> + Clone,
 ) -> Result<(), Error> {
-    let raws = values.map(T::raw);
+    write_walked::<T, W>(writer, Each(values))
+}
+
+/// A column's values as its plan and then its writes walk them.
+pub(crate) trait Walk: Clone {
+    /// Hands each value's `WIDTH` bits to `each`, in order.
+    fn walk(self, each: impl FnMut(u64));
+}
+
+/// The values of an iterator.
+#[derive(Clone)]
+pub(crate) struct Each<I>(pub I);
+
+impl<T: ColumnInt, I: Iterator<Item = T> + Clone> Walk for Each<I> {
+    #[inline(always)]
+    fn walk(self, mut each: impl FnMut(u64)) {
+        for value in self.0 {
+            each(value.raw());
+        }
+    }
+}
+
+/// The bytes of strings, one after another: walked a slice at a time, not
+/// through a flattening iterator's checks per byte.
+#[derive(Clone)]
+pub(crate) struct Bytes<I>(pub I);
+
+impl<'a, I: Iterator<Item = &'a str> + Clone> Walk for Bytes<I> {
+    #[inline(always)]
+    fn walk(self, mut each: impl FnMut(u64)) {
+        for text in self.0 {
+            for &byte in text.as_bytes() {
+                each(u64::from(byte));
+            }
+        }
+    }
+}
+
+/// [`write_int_column`] of walked values.
+#[inline(always)]
+pub(crate) fn write_walked<T: ColumnInt, W: BitWrite>(writer: &mut W, raws: impl Walk) -> Result<(), Error> {
     let plan = plan::<T>(raws.clone());
     if plan.count == 0 {
         return Ok(());
@@ -433,26 +471,18 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
         Form::Shared(width) => {
             push_width::<T, W>(&mut packer, writer, width);
             if plan.zigzag {
-                for raw in raws.clone() {
-                    packer.put(writer, zigzag_of::<T>(raw), width);
-                }
+                raws.walk(|raw| packer.put(writer, zigzag_of::<T>(raw), width));
             } else {
-                for raw in raws.clone() {
-                    packer.put(writer, raw, width);
-                }
+                raws.walk(|raw| packer.put(writer, raw, width));
             }
         }
         Form::PerValue => {
-            for raw in raws.clone() {
-                push_value::<T, W>(&mut packer, writer, magnitude::<T>(raw, plan.zigzag));
-            }
+            raws.walk(|raw| push_value::<T, W>(&mut packer, writer, magnitude::<T>(raw, plan.zigzag)));
         }
         Form::Offset { min, width } => {
             push_value::<T, W>(&mut packer, writer, magnitude::<T>(key::<T>(min), true));
             push_width::<T, W>(&mut packer, writer, width);
-            for raw in raws.clone() {
-                packer.put(writer, key::<T>(raw) - min, width);
-            }
+            raws.walk(|raw| packer.put(writer, key::<T>(raw) - min, width));
         }
     }
     packer.finish(writer);
@@ -461,7 +491,7 @@ pub fn write_int_column<T: ColumnInt, W: BitWrite>(
 
 /// The exact bits [`write_int_column`] takes for `values`.
 pub fn int_column_bits<T: ColumnInt>(values: impl Iterator<Item = T> + Clone) -> usize {
-    let plan = plan::<T>(values.map(T::raw));
+    let plan = plan::<T>(Each(values));
     if plan.count == 0 {
         return 0;
     }
@@ -742,7 +772,7 @@ mod tests {
                     }
                     _ => return Err(Error::new(ErrorKind::NonCanonical, start)),
                 };
-                let planned = plan::<T>(values.iter().map(|value| value.raw()));
+                let planned = plan::<T>(Each(values.iter().copied()));
                 if planned.form != form || planned.zigzag != zigzag {
                     return Err(Error::new(ErrorKind::NonCanonical, start));
                 }
@@ -827,7 +857,7 @@ mod tests {
     fn the_histogram_plan_equals_the_per_value_plan() {
         fn check<T: ColumnInt>(values: &[T]) {
             let raws = || values.iter().map(|value| value.raw());
-            assert_eq!(plan::<T>(raws()), plan_per_value::<T>(raws()));
+            assert_eq!(plan::<T>(Each(raws())), plan_per_value::<T>(raws()));
         }
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
