@@ -16,6 +16,7 @@ use crate::source::SourceExt;
 use crate::write::BitWrite;
 use alloc::vec::Vec;
 use core::convert::Infallible;
+use core::marker::PhantomData;
 
 mod sealed {
     pub trait Sealed {}
@@ -437,25 +438,55 @@ impl<T: ColumnInt, I: Iterator<Item = T> + Clone> Walk for Each<I> {
     }
 }
 
-/// The bytes of strings, one after another: walked a slice at a time, not
-/// through a flattening iterator's checks per byte.
+/// The values of slices, one after another (the elements of a column's
+/// `Vec`s or arrays, a string's bytes): walked a slice at a time, not
+/// through a flattening iterator's checks per value.
 #[derive(Clone)]
-pub(crate) struct Bytes<I>(pub I);
+pub(crate) struct Slices<T, I>(pub I, pub PhantomData<fn() -> T>);
 
-impl<'a, I: Iterator<Item = &'a str> + Clone> Walk for Bytes<I> {
+impl<'a, T: ColumnInt + 'a, S: AsRef<[T]> + ?Sized + 'a, I: Iterator<Item = &'a S> + Clone> Walk
+    for Slices<T, I>
+{
     #[inline(always)]
     fn walk(self, mut each: impl FnMut(u64)) {
-        for text in self.0 {
-            for &byte in text.as_bytes() {
-                each(u64::from(byte));
+        for slice in self.0 {
+            for value in slice.as_ref() {
+                each(value.raw());
             }
         }
     }
 }
 
+/// Writes the integers of all of `slices` as one column: what
+/// [`write_int_column`] writes for them flattened.
+///
+/// ```
+/// # extern crate bitpack_core as bitpack;
+/// use bitpack::__private::{write_int_column, write_int_slices};
+/// use bitpack::BitWriter;
+///
+/// let vecs = [vec![3u16, 900], vec![], vec![7]];
+/// let (mut flat, mut slices) = ([0u8; 16], [0u8; 16]);
+/// let mut writer = BitWriter::new(&mut flat);
+/// write_int_column(&mut writer, vecs.iter().flatten().copied())?;
+/// let used = writer.finish()?;
+/// let mut writer = BitWriter::new(&mut slices);
+/// write_int_slices(&mut writer, vecs.iter())?;
+/// assert_eq!(writer.finish()?, used);
+/// assert_eq!(flat, slices);
+/// # Ok::<(), bitpack::Error>(())
+/// ```
+#[inline]
+pub fn write_int_slices<'a, T: ColumnInt + 'a, S: AsRef<[T]> + ?Sized + 'a, W: BitWrite>(
+    writer: &mut W,
+    slices: impl Iterator<Item = &'a S> + Clone,
+) -> Result<(), Error> {
+    write_walked::<T, W>(writer, Slices(slices, PhantomData))
+}
+
 /// [`write_int_column`] of walked values.
 #[inline(always)]
-pub(crate) fn write_walked<T: ColumnInt, W: BitWrite>(writer: &mut W, raws: impl Walk) -> Result<(), Error> {
+fn write_walked<T: ColumnInt, W: BitWrite>(writer: &mut W, raws: impl Walk) -> Result<(), Error> {
     let plan = plan::<T>(raws.clone());
     if plan.count == 0 {
         return Ok(());
@@ -850,6 +881,31 @@ mod tests {
             column::<i32>(&mut next, |x| x as i32);
             column::<i64>(&mut next, |x| x as i64);
             column::<isize>(&mut next, |x| x as isize);
+        }
+    }
+
+    #[test]
+    fn slices_write_what_their_flattening_writes() {
+        fn check<T: ColumnInt>(vecs: &[Vec<T>]) {
+            let (mut flat, mut slices) = ([0u8; 1024], [0u8; 1024]);
+            let mut writer = BitWriter::new(&mut flat);
+            write_int_column(&mut writer, vecs.iter().flatten().copied()).unwrap();
+            let used = writer.finish().unwrap();
+            let mut writer = BitWriter::new(&mut slices);
+            write_int_slices(&mut writer, vecs.iter()).unwrap();
+            assert_eq!(writer.finish().unwrap(), used);
+            assert_eq!(flat, slices);
+        }
+        let mut next = stream(0x0DDB_1A5E_5BAD_5EED);
+        for _ in 0..500 {
+            let shift = (next() % 65) as u32;
+            let vecs: Vec<Vec<u64>> = (0..next() % 6)
+                .map(|_| (0..next() % 12).map(|_| next().checked_shr(shift).unwrap_or(0)).collect())
+                .collect();
+            check::<u8>(&vecs.iter().map(|vec| vec.iter().map(|&x| x as u8).collect()).collect::<Vec<_>>());
+            check::<u16>(&vecs.iter().map(|vec| vec.iter().map(|&x| x as u16).collect()).collect::<Vec<_>>());
+            check::<i32>(&vecs.iter().map(|vec| vec.iter().map(|&x| x as i32).collect()).collect::<Vec<_>>());
+            check::<u64>(&vecs);
         }
     }
 

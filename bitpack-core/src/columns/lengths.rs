@@ -2,7 +2,7 @@
 //! lengths of collections inside the elements (and the `String` columns
 //! made of one).
 
-use super::int::{Bytes, read_int_column, write_int_column, write_walked};
+use super::int::{read_int_column, write_int_column, write_int_slices};
 use crate::bits::bit_length_u128;
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -127,7 +127,7 @@ pub fn write_text_column<'a, W: BitWrite>(
     max_len: usize,
 ) -> Result<(), Error> {
     write_length_column(writer, texts.clone().map(str::len), max_len)?;
-    write_walked::<u8, W>(writer, Bytes(texts))
+    write_int_slices(writer, texts.map(str::as_bytes))
 }
 
 /// Reads `count` strings written by [`write_text_column`]; refuses bytes

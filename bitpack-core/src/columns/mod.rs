@@ -45,7 +45,7 @@ pub use assemble::{
     split_arrays, split_copy_arrays, split_copy_vecs, split_vecs, write_tag_column, zip_options,
 };
 pub use bools::{count_present, read_bool_column, write_bool_column};
-pub use int::{ColumnInt, int_column_bits, read_int_column, write_int_column};
+pub use int::{ColumnInt, int_column_bits, read_int_column, write_int_column, write_int_slices};
 pub use lengths::{
     column_len_max_bits, column_len_min_bits, length_column_max_bits, read_column_len, read_length_column,
     read_text_column, text_column_max_bits, write_column_len, write_length_column, write_text_column,

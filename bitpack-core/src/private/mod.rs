@@ -95,7 +95,7 @@ pub use crate::columns::{
     length_column_max_bits, read_bool_column, read_column_len, read_int_column, read_length_column,
     read_rows, read_tag_column, read_text_column, split_arrays, split_copy_arrays, split_copy_vecs,
     split_vecs, text_column_max_bits, write_bool_column, write_column_len, write_int_column,
-    write_length_column, write_tag_column, write_text_column, zip_options,
+    write_int_slices, write_length_column, write_tag_column, write_text_column, zip_options,
 };
 #[cfg(feature = "alloc")]
 pub use core::iter::{IntoIterator, Iterator};

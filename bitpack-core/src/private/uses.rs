@@ -2232,13 +2232,11 @@ fn columns_write_and_read_as_generated() {
             p::Iterator::map(p::Clone::clone(&__column_items0), p::Vec::len),
             4,
         )?;
-        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
-        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        p::write_int_slices(__writer, __column_items0)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.4);
         p::write_text_column(__writer, p::Iterator::map(__column_items0, p::String::as_str), 4)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.5);
-        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
-        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        p::write_int_slices(__writer, __column_items0)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.6);
         for __row0 in __column_items0 {
             <f32 as p::BitPack>::write_to(__row0, __writer)?;

@@ -44,20 +44,13 @@ pub fn write(names: &Names, column: &Column<'_, '_>, items: &syn::Ident, depth: 
             }
         }
         Column::Vec { max_len, element } => {
-            let inner = write(names, &element_column(*element), &next, depth + 1);
+            let inner = elements(names, &element_column(*element), items, depth);
             quote! {
                 #p::write_length_column(#writer, #p::Iterator::map(#p::Clone::clone(&#items), #p::Vec::len), #max_len)?;
-                let #next = #p::Iterator::flat_map(#items, #p::IntoIterator::into_iter);
                 #inner
             }
         }
-        Column::Array { element, .. } => {
-            let inner = write(names, &element_column(*element), &next, depth + 1);
-            quote! {
-                let #next = #p::Iterator::flat_map(#items, #p::IntoIterator::into_iter);
-                #inner
-            }
-        }
+        Column::Array { element, .. } => elements(names, &element_column(*element), items, depth),
         Column::Text(max_len) => {
             quote!(#p::write_text_column(#writer, #p::Iterator::map(#items, #p::String::as_str), #max_len)?;)
         }
@@ -75,6 +68,21 @@ pub fn write(names: &Names, column: &Column<'_, '_>, items: &syn::Ident, depth: 
         }
         // Refused by `check`; nothing is written for it.
         Column::Unsupported(_) => TokenStream::new(),
+    }
+}
+
+/// Statements writing the column of the elements of the `Vec`s or arrays
+/// `items` yields: integers a slice at a time, the rest flattened.
+fn elements(names: &Names, column: &Column<'_, '_>, items: &syn::Ident, depth: usize) -> TokenStream {
+    let (p, writer) = (&names.runtime, &names.writer);
+    if let Column::Int(_) = column {
+        return quote!(#p::write_int_slices(#writer, #items)?;);
+    }
+    let next = items_local(depth + 1);
+    let inner = write(names, column, &next, depth + 1);
+    quote! {
+        let #next = #p::Iterator::flat_map(#items, #p::IntoIterator::into_iter);
+        #inner
     }
 }
 
