@@ -90,12 +90,12 @@ pub use bulk::{read_bools, read_ints};
 pub use crate::columns::{
     COLUMN_BOOL_SCHEMA, ColumnInt, Columns, claim_column, column_array_schema, column_enum_schema,
     column_fields_schema, column_int_schema, column_len_max_bits, column_len_min_bits, column_next,
-    column_option_schema, column_rows_schema, column_text_schema, column_vec_schema, columns_field_schema,
-    columns_max_bits, count_present, flat_count, int_column_bits, into_array, length_column_max_bits,
-    read_bool_column, read_column_len, read_int_column, read_length_column, read_rows, read_tag_column,
-    read_text_column, split_arrays, split_copy_arrays, split_vecs, text_column_max_bits, write_bool_column,
-    write_column_len, write_int_column, write_length_column, write_tag_column, write_text_column,
-    zip_options,
+    column_option_schema, column_rows_schema, column_text_schema, column_values, column_vec_schema,
+    columns_field_schema, columns_max_bits, count_present, flat_count, int_column_bits, into_array,
+    length_column_max_bits, read_bool_column, read_column_len, read_int_column, read_length_column,
+    read_rows, read_tag_column, read_text_column, split_arrays, split_copy_arrays, split_copy_vecs,
+    split_vecs, text_column_max_bits, write_bool_column, write_column_len, write_int_column,
+    write_int_slices, write_length_column, write_tag_column, write_text_column, zip_options,
 };
 #[cfg(feature = "alloc")]
 pub use core::iter::{IntoIterator, Iterator};

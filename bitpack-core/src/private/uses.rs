@@ -2232,13 +2232,11 @@ fn columns_write_and_read_as_generated() {
             p::Iterator::map(p::Clone::clone(&__column_items0), p::Vec::len),
             4,
         )?;
-        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
-        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        p::write_int_slices(__writer, __column_items0)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.4);
         p::write_text_column(__writer, p::Iterator::map(__column_items0, p::String::as_str), 4)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.5);
-        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
-        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        p::write_int_slices(__writer, __column_items0)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.6);
         for __row0 in __column_items0 {
             <f32 as p::BitPack>::write_to(__row0, __writer)?;
@@ -2266,7 +2264,7 @@ fn columns_write_and_read_as_generated() {
         let __column0_3: p::Vec<p::Vec<u8>> = {
             let (__lengths0, __total0) = p::read_length_column(__reader, __count, 4)?;
             let __values0 = p::read_int_column::<u8>(__reader, __total0)?;
-            p::split_vecs(__reader, __lengths0, __values0)?
+            p::split_copy_vecs(__reader, __lengths0, __values0)?
         };
         let __column0_4: p::Vec<p::String> = p::read_text_column(__reader, __count, 4)?;
         let __column0_5: p::Vec<[u16; 2]> = {
@@ -2279,28 +2277,31 @@ fn columns_write_and_read_as_generated() {
                 let __row0 = <f32 as p::BitPack>::read_from(__reader)?;
                 p::Ok(__row0)
             })?;
-        let mut __columns = (
-            p::IntoIterator::into_iter(__column0_0),
-            p::IntoIterator::into_iter(__column0_1),
-            p::IntoIterator::into_iter(__column0_2),
-            p::IntoIterator::into_iter(__column0_3),
-            p::IntoIterator::into_iter(__column0_4),
-            p::IntoIterator::into_iter(__column0_5),
-            p::IntoIterator::into_iter(__column0_6),
-        );
         p::claim_column::<Row>(__reader, __count)?;
-        let mut __out = p::Vec::with_capacity(__count);
-        for _ in 0..__count {
-            __out.push((
-                p::column_next(&mut __columns.0, __reader)?,
-                p::column_next(&mut __columns.1, __reader)?,
-                p::column_next(&mut __columns.2, __reader)?,
-                p::column_next(&mut __columns.3, __reader)?,
-                p::column_next(&mut __columns.4, __reader)?,
-                p::column_next(&mut __columns.5, __reader)?,
-                p::column_next(&mut __columns.6, __reader)?,
-            ));
-        }
+        let __out: p::Vec<Row> = p::Iterator::collect(p::Iterator::map(
+            p::Iterator::zip(
+                p::Iterator::zip(
+                    p::Iterator::zip(
+                        p::Iterator::zip(
+                            p::Iterator::zip(
+                                p::Iterator::zip(
+                                    p::column_values(__reader, __column0_0, __count)?,
+                                    p::column_values(__reader, __column0_1, __count)?,
+                                ),
+                                p::column_values(__reader, __column0_2, __count)?,
+                            ),
+                            p::column_values(__reader, __column0_3, __count)?,
+                        ),
+                        p::column_values(__reader, __column0_4, __count)?,
+                    ),
+                    p::column_values(__reader, __column0_5, __count)?,
+                ),
+                p::column_values(__reader, __column0_6, __count)?,
+            ),
+            |((((((__field0, __field1), __field2), __field3), __field4), __field5), __field6)| {
+                (__field0, __field1, __field2, __field3, __field4, __field5, __field6)
+            },
+        ));
         let (__tags, __counts) = p::read_tag_column::<3>(__reader, 3)?;
         assert_eq!(__counts, [1, 1, 1]);
         let __nested = {
@@ -2309,12 +2310,26 @@ fn columns_write_and_read_as_generated() {
             let __arrays: p::Vec<[u32; 2]> = p::split_arrays(__reader, 3, __values0)?;
             __arrays
         };
+        // An enum's variants take their fields' values in order, as its tags name them.
+        let mut __column1_0 = p::IntoIterator::into_iter(__nested);
+        let mut __nested = p::Vec::with_capacity(3);
+        for _ in 0..3 {
+            __nested.push(p::column_next(&mut __column1_0, __reader)?);
+        }
         p::Ok((__out, __tags, __nested))
     };
     let (read_rows, read_tags, read_nested) = read(&mut reader).unwrap();
     assert_eq!(read_rows, rows);
     assert_eq!(read_tags, tags);
     assert_eq!(read_nested, nested);
+    // `Vec`s of values that do not copy are cut from their column one by one.
+    let vecs = p::split_vecs(&mut reader, alloc::vec![1, 0, 2], alloc::vec![3u64, 4, 5]).unwrap();
+    assert_eq!(vecs, [alloc::vec![3u64], alloc::vec![], alloc::vec![4, 5]]);
+    let error = p::split_copy_vecs(&mut reader, alloc::vec![2], alloc::vec![1u8]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
+    // A struct's column short of its count is refused, not zipped short.
+    let error = p::column_values(&reader, alloc::vec![1u8], 2).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
     let array: [u8; 2] = p::into_array(&reader, alloc::vec![1, 2]).unwrap();
     assert_eq!(array, [1, 2]);
     // The sizes and fingerprints generated `MAX_BITS`, `MIN_BITS` and `SCHEMA` name.
