@@ -473,11 +473,18 @@ mod tests {
                 let baseline = next() % max.saturating_add(1).max(1);
                 let span = [8, 1 << 12, 1 << 34, u64::MAX][(next() % 4) as usize];
                 let moved = next() % span;
-                let steps =
-                    if next() % 2 == 0 { baseline.saturating_add(moved) } else { baseline.saturating_sub(moved) };
+                let steps = if next() % 2 == 0 {
+                    baseline.saturating_add(moved)
+                } else {
+                    baseline.saturating_sub(moved)
+                };
                 let steps = steps.min(max);
                 // `steps_round_trip` checks the bits against `relative_steps_bits`.
-                assert_eq!(steps_round_trip(steps, baseline, max).1, Ok(steps), "{steps} vs {baseline} of {max}");
+                assert_eq!(
+                    steps_round_trip(steps, baseline, max).1,
+                    Ok(steps),
+                    "{steps} vs {baseline} of {max}"
+                );
             }
         }
     }

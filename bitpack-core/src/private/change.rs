@@ -5,6 +5,7 @@
 
 use crate::change::{BitFingerprint, Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
 use crate::error::{Error, ErrorKind};
+use crate::sink::BitSink;
 use crate::write::BitWrite;
 
 /// Writes a tracked group's flag, fingerprinting what `group` writes where
@@ -46,7 +47,22 @@ pub fn cached_group<W: BitWrite>(
     now: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
     then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
 ) -> Result<bool, Error> {
-    let print = Fingerprint::of(0, now)?.digest();
+    cached_print(writer, record, baseline_prints, prints, Fingerprint::of(0, now)?.digest(), then)
+}
+
+/// [`cached_group`] with the group's print taken already (`print`: the
+/// digest of the bits its `now` writes, from bit 0): for a group whose
+/// steps `write_delta_cached` quantizes once, for its print and its
+/// relative writes ([`steps_print`]).
+#[inline(always)]
+pub fn cached_print<W: BitWrite>(
+    writer: &mut W,
+    record: usize,
+    baseline_prints: &[u64],
+    prints: &mut [u64],
+    print: u64,
+    then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<bool, Error> {
     let baseline = match baseline_prints.get(record) {
         Some(&baseline) => baseline,
         None => Fingerprint::of(0, then)?.digest(),
@@ -57,6 +73,18 @@ pub fn cached_group<W: BitWrite>(
     let sent = print != baseline;
     writer.write_bool(sent)?;
     Ok(sent)
+}
+
+/// The print of a group whose bits are `leaves` (each one's steps and
+/// width, as `write_compressed_float` pushes them): what [`cached_group`]
+/// takes of the same bits written.
+#[inline(always)]
+pub fn steps_print<const N: usize>(leaves: [(u64, u32); N]) -> u64 {
+    let mut sink = BitFingerprint::starting_at(0);
+    for (steps, bits) in leaves {
+        sink.push(steps, bits);
+    }
+    sink.finish().digest()
 }
 
 /// `group_prints`: the print [`cached_group`] records for a group.
@@ -252,6 +280,50 @@ macro_rules! relative_float {
                 Some(i64::try_from(base).ok()?.saturating_add(moved).clamp(0, max) as u64)
             }
 
+            /// The baseline's steps where both sides agree on them (see
+            /// `agreed_steps`); `None` also for a declaration
+            /// `quantized_bits` refuses. For `write_delta_cached`, which
+            /// quantizes a group's floats once.
+            #[inline(always)]
+            pub fn agreed(baseline: $float, min: $float, max: $float, res: $float) -> Option<u64> {
+                agreed_steps(&$quantizer::new(min, max, res)?, baseline)
+            }
+
+            /// [`write`] of a value quantized already: its `steps` against the
+            /// baseline's agreed steps `base` (see [`agreed`]).
+            #[inline(always)]
+            pub fn write_steps<W: BitWrite>(
+                writer: &mut W,
+                steps: u64,
+                base: Option<u64>,
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<(), Error> {
+                let invalid = Error::new(ErrorKind::InvalidDeclaration, writer.bits_written());
+                let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
+                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
+            /// [`write_predicted`] of a value quantized already, as
+            /// [`write_steps`] is [`write`]: `rate` the baseline's rate's agreed steps.
+            #[inline(always)]
+            pub fn write_predicted_steps<W: BitWrite>(
+                writer: &mut W,
+                steps: u64,
+                base: Option<u64>,
+                (rate, rate_min, rate_max, rate_res, dt): (Option<u64>, $float, $float, $float, $float),
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<(), Error> {
+                let invalid = Error::new(ErrorKind::InvalidDeclaration, writer.bits_written());
+                let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
+                let rate_quantizer = $quantizer::new(rate_min, rate_max, rate_res).ok_or(invalid)?;
+                let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
+                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
             /// `#[bitpack(relative(rate = field, dt = D))]`: [`write`], coded against
             /// the baseline moved by the baseline's rate times `dt`; `predict` is the
             /// baseline's rate, its declaration (`min`, `max`, `res`) and `dt`.
@@ -273,11 +345,18 @@ macro_rules! relative_float {
                 if !value.is_finite() {
                     return Err(Error::new(ErrorKind::NonFiniteFloat, at));
                 }
-                let base = agreed_steps(&quantizer, baseline);
+                let (steps, base) =
+                    (u64::from(quantizer.quantize(value)), agreed_steps(&quantizer, baseline));
                 let rate = agreed_steps(&rate_quantizer, rate);
-                let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
-                let steps = u64::from(quantizer.quantize(value));
-                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+                write_predicted_steps(
+                    writer,
+                    steps,
+                    base,
+                    (rate, rate_min, rate_max, rate_res, dt),
+                    min,
+                    max,
+                    res,
+                )
             }
 
             /// Reads what [`write_predicted`] wrote against the same baseline (or
@@ -336,9 +415,9 @@ macro_rules! relative_float {
                 if !value.is_finite() {
                     return Err(Error::new(ErrorKind::NonFiniteFloat, at));
                 }
-                let base = agreed_steps(&quantizer, baseline);
-                let steps = u64::from(quantizer.quantize(value));
-                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+                let (steps, base) =
+                    (u64::from(quantizer.quantize(value)), agreed_steps(&quantizer, baseline));
+                write_steps(writer, steps, base, min, max, res)
             }
 
             /// Reads what [`write`] wrote, against the baseline or what was decoded

@@ -521,6 +521,76 @@ fn quantized_floats_code_against_a_baseline() {
     assert!((p::relative_f64::read(&mut reader, -2.0, -1.0e6, 1.0e6, 0.001).unwrap() + 2.5).abs() <= 0.0005);
 }
 
+/// A `write_delta_cached` group of relative floats (expand/change_groups/cached.rs,
+/// `steps_group`): `#[change_group(motion)]` over `x` (`#[quantize(min = -10.0,
+/// max = 10.0, res = 0.01)] #[bitpack(relative(rate = v, dt = 0.5))]`) and `v`
+/// (`#[quantize(min = -4.0, max = 4.0, res = 0.01)] #[bitpack(relative)]`),
+/// each quantized once; the same bits and print as the closures' form.
+#[cfg(feature = "alloc")]
+#[test]
+fn a_group_of_relative_floats_quantizes_once() {
+    let write = |(x, v): (f32, f32), (bx, bv): (f32, f32), baseline_prints: &[u64], prints: &mut [u64]| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        let writer = &mut writer;
+        let mut valid = true;
+        let now_steps0 = p::quantized_bits(x, -10.0, 10.0, 0.01, &mut valid);
+        let now_steps1 = p::quantized_bits(v, -4.0, 4.0, 0.01, &mut valid);
+        assert!(valid);
+        let print = p::steps_print([
+            (now_steps0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+            (now_steps1, (p::quantize_bits(-4.0, 4.0, 0.01) as u32)),
+        ]);
+        if p::cached_print(writer, 0, baseline_prints, prints, print, |writer: &mut p::BitFingerprint| {
+            p::BitWrite::write_compressed_float(writer, bx, -10.0, 10.0, 0.01)?;
+            p::BitWrite::write_compressed_float(writer, bv, -4.0, 4.0, 0.01)?;
+            p::Ok(())
+        })? {
+            let base_steps0 = p::relative_f32::agreed(bx, -10.0, 10.0, 0.01);
+            let base_steps1 = p::relative_f32::agreed(bv, -4.0, 4.0, 0.01);
+            p::relative_f32::write_predicted_steps(
+                writer,
+                now_steps0,
+                base_steps0,
+                (base_steps1, -4.0, 4.0, 0.01, 0.5),
+                -10.0,
+                10.0,
+                0.01,
+            )?;
+            p::relative_f32::write_steps(writer, now_steps1, base_steps1, -4.0, 4.0, 0.01)?;
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    // The closures' form: each float fingerprinted, then written relative.
+    let plain = |(x, v): (f32, f32), (bx, bv): (f32, f32), prints: &mut [u64]| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        let writer = &mut writer;
+        let group = |x, v| {
+            move |writer: &mut p::BitFingerprint| {
+                p::BitWrite::write_compressed_float(writer, x, -10.0, 10.0, 0.01)?;
+                p::BitWrite::write_compressed_float(writer, v, -4.0, 4.0, 0.01)
+            }
+        };
+        if p::cached_group(writer, 0, &[], prints, group(x, v), group(bx, bv))? {
+            p::relative_f32::write_predicted(writer, x, bx, (bv, -4.0, 4.0, 0.01, 0.5), -10.0, 10.0, 0.01)?;
+            p::relative_f32::write(writer, v, bv, -4.0, 4.0, 0.01)?;
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    let then = (1.0, 2.0);
+    let mut held = [0u64; 1];
+    plain(then, then, &mut held).unwrap();
+    for now in [(1.0, 2.0), (2.0, 2.0), (1.0, -3.0), (9.5, 0.0)] {
+        let (mut mine, mut theirs) = ([0u64; 1], [0u64; 1]);
+        let expected = plain(now, then, &mut theirs).unwrap();
+        assert_eq!(write(now, then, &held, &mut mine).unwrap(), expected, "{now:?}");
+        assert_eq!(mine, theirs);
+        assert_eq!(write(now, then, &[], &mut mine).unwrap(), expected, "{now:?}");
+        assert_eq!(now == then, expected.0 == 1);
+    }
+}
+
 /// Change groups, tracked and delta (expand/change_groups.rs): `name` is
 /// `#[change_group(state)]`, `x` `#[change_group(motion)] #[bits(min = 0,
 /// max = 1023)] #[bitpack(relative)]`, `always` in no group.

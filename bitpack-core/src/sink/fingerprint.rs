@@ -272,7 +272,10 @@ mod tests {
             for value in [0, 1, u64::MAX >> 4, 1 << 59] {
                 let fingerprint = of(&[(value, len.min(64)), (0, len.saturating_sub(64))]);
                 assert!(digests.insert(fingerprint.digest()), "{value:b} in {len} bits");
-                assert_eq!(fingerprint.digest(), of(&[(value, len.min(64)), (0, len.saturating_sub(64))]).digest());
+                assert_eq!(
+                    fingerprint.digest(),
+                    of(&[(value, len.min(64)), (0, len.saturating_sub(64))]).digest()
+                );
                 groups += 1;
             }
         }

@@ -7,9 +7,13 @@
 
 use super::{Code, Delta};
 use crate::expand::atomic;
-use crate::ir::items::ChangeItem;
+use crate::expand::codec::codec;
+use crate::expand::runtime::{self, FloatItem};
+use crate::ir::consts::Steps;
+use crate::ir::encoding::{Encoding, Float};
+use crate::ir::items::{ChangeItem, Group, Predict};
 use proc_macro2::{Literal, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::Index;
 use syn::spanned::Spanned;
 
@@ -71,5 +75,115 @@ impl Code<'_, '_> {
         };
         let record = Index::from(record);
         Some(quote!(#p::group_print(#record, #prints, #group)?;))
+    }
+
+    /// `write_delta_cached` of a group whose fields are all relative
+    /// quantized floats (scalars or arrays): each float quantized once, its
+    /// steps giving both the group's print (the bits `write_to` writes) and
+    /// its relative write, and the baseline's agreed steps found once (for
+    /// its own write and as a prediction's rate). Should a value be refused,
+    /// the group's usual code (`fallback`) runs instead, so errors are
+    /// theirs. `None` for other groups.
+    pub(super) fn steps_group(&self, group: &Group, fallback: &TokenStream) -> Option<TokenStream> {
+        let names = self.names;
+        let (p, writer, baseline, valid) = (&names.runtime, &names.writer, &names.baseline, &names.valid);
+        let (baseline_prints, prints) = (&names.baseline_prints, &names.prints);
+        // Each float of the group in wire order: its field, array index and leaf.
+        let mut leaves: Vec<(usize, Option<usize>, &Encoding<'_>)> = Vec::new();
+        for &position in &group.fields {
+            self.changes.relative[position]?;
+            let (leaf, len) = self.fields[position].encoding.as_ref()?.relative()?;
+            let Encoding::Float(Float { steps: Some(_), .. }) = leaf else { return None };
+            match len {
+                None => leaves.push((position, None, leaf)),
+                Some(len) => leaves.extend((0..len).map(|index| (position, Some(index), leaf))),
+            }
+        }
+        if leaves.is_empty() {
+            return None;
+        }
+        let at = |owner: &TokenStream, position: usize, index: Option<usize>| {
+            let (member, index) = (self.member(position), index.map(Literal::usize_unsuffixed));
+            match index {
+                Some(index) => quote!(#owner.#member[#index]),
+                None => quote!(#owner.#member),
+            }
+        };
+        let this = quote!(self);
+        let base_of = quote!(#baseline);
+        let (mut lets, mut widths, mut bases, mut writes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (leaf_index, &(position, index, leaf)) in leaves.iter().enumerate() {
+            let Encoding::Float(float @ Float { steps: Some(Steps { min, max, res }), .. }) = leaf else {
+                return None;
+            };
+            let run_leaf = codec(leaf).run_leaf()?;
+            let (steps, base) = (names.now_steps(leaf_index), names.base_steps(leaf_index));
+            let bits = run_leaf.bits(names, at(&this, position, index));
+            let width = run_leaf.width(names);
+            lets.push(quote!(let #steps = #bits;));
+            widths.push(quote!((#steps, #width)));
+            let module = runtime::float(&names.runtime, float.float, FloatItem::Relative);
+            let held = at(&base_of, position, index);
+            bases.push(quote!(let #base = #module::agreed(#held, #min, #max, #res);));
+            // As `delta_field_write`: predicted when `predicted` says so.
+            let rate = self.predicted(position).and(self.changes.predictions[position].as_ref());
+            let write = match rate {
+                Some(Predict { rate, dt }) => {
+                    let Some(Encoding::Float(Float { steps: Some(rate_steps), .. })) = self.fields[*rate]
+                        .encoding
+                        .as_ref()
+                        .and_then(|encoding| encoding.relative())
+                        .map(|(leaf, _)| leaf)
+                    else {
+                        return None;
+                    };
+                    let Steps { min: rate_min, max: rate_max, res: rate_res } = rate_steps;
+                    // The rate's agreed steps: found already when it is in the group.
+                    let rate_base = match leaves.iter().position(|&(p, i, _)| p == *rate && i == index) {
+                        Some(rate_leaf) => {
+                            let rate_base = names.base_steps(rate_leaf);
+                            quote!(#rate_base)
+                        }
+                        None => {
+                            let held = at(&base_of, *rate, index);
+                            quote!(#module::agreed(#held, #rate_min, #rate_max, #rate_res))
+                        }
+                    };
+                    quote! {
+                        #module::write_predicted_steps(
+                            #writer, #steps, #base, (#rate_base, #rate_min, #rate_max, #rate_res, #dt), #min, #max, #res,
+                        )?;
+                    }
+                }
+                None => quote!(#module::write_steps(#writer, #steps, #base, #min, #max, #res)?;),
+            };
+            writes.push(write);
+        }
+        let record = Index::from(group.record);
+        let then = self.write_items(&group.items, &base_of);
+        let print = format_ident!("__print");
+        Some(quote! {{
+            let mut #valid = true;
+            #(#lets)*
+            if #valid {
+                let #print = #p::steps_print([#(#widths),*]);
+                if #p::cached_print(
+                    #writer,
+                    #record,
+                    #baseline_prints,
+                    #prints,
+                    #print,
+                    |#writer: &mut #p::BitFingerprint| {
+                        #then
+                        #p::Ok(())
+                    },
+                )? {
+                    #(#bases)*
+                    #(#writes)*
+                }
+            } else {
+                #fallback
+            }
+        }})
     }
 }
