@@ -917,6 +917,9 @@ where
                     let mut measured = measured;
                     write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
                 } else {
+                    // The buffer's old prints stay where they are: every
+                    // entry's are written below (copied, or recorded by its
+                    // delta), so only a longer world's new room is zeroed.
                     prints.resize(len.saturating_mul(per), 0);
                     let mut cached =
                         Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
