@@ -92,6 +92,11 @@ impl Fingerprint {
         // group of 64 bits equal to 1 and one of 65 zeros share a digest.
         let low = mix(self.exact as u64 ^ mix(self.len));
         let high = mix(low ^ (self.exact >> 64) as u64);
+        // No hashed rest (128 bits at most): mixing `high` again would
+        // tell nothing more apart.
+        if self.len <= EXACT_BITS as u64 {
+            return high;
+        }
         mix(high ^ self.rest_hash)
     }
 
