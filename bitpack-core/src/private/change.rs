@@ -50,6 +50,81 @@ pub fn cached_group<W: BitWrite>(
     cached_print(writer, record, baseline_prints, prints, Fingerprint::of(0, now)?.digest(), then)
 }
 
+/// A field type whose value alone gives its bits, compared bit for bit
+/// (floats by their bits, not `==`): what `write_delta_cached` checks
+/// before fingerprinting a group of such fields ([`kept_group`]).
+pub trait SameBits {
+    /// Whether `self` and `other` are the same bits.
+    fn same_bits(&self, other: &Self) -> bool;
+}
+
+macro_rules! same_bits_eq {
+    ($($ty:ty),*) => {$(
+        impl SameBits for $ty {
+            #[inline(always)]
+            fn same_bits(&self, other: &Self) -> bool {
+                self == other
+            }
+        }
+    )*};
+}
+
+same_bits_eq!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl SameBits for f32 {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl SameBits for f64 {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl<T: SameBits, const N: usize> SameBits for [T; N] {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.iter().zip(other).all(|(a, b)| a.same_bits(b))
+    }
+}
+
+impl<T: SameBits> SameBits for Option<T> {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.same_bits(b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+/// `write_delta_cached`, before a group of [`SameBits`] fields: when they
+/// are the baseline's bit for bit (`same`) and the baseline's print is
+/// known, that is this group's print too; records it and writes the 0 flag
+/// without fingerprinting anything. Returns whether it did (else the
+/// group's usual code follows). The baseline's print was taken from values
+/// the sender wrote, so the same values write without an `Err`.
+#[inline(always)]
+pub fn kept_group<W: BitWrite>(
+    writer: &mut W,
+    record: usize,
+    baseline_prints: &[u64],
+    prints: &mut [u64],
+    same: bool,
+) -> Result<bool, Error> {
+    let Some(&print) = baseline_prints.get(record).filter(|_| same) else { return Ok(false) };
+    if let Some(slot) = prints.get_mut(record) {
+        *slot = print;
+    }
+    writer.write_bool(false)?;
+    Ok(true)
+}
+
 /// [`cached_group`] with the group's print taken already (`print`: the
 /// digest of the bits its `now` writes, from bit 0): for a group whose
 /// steps `write_delta_cached` quantizes once, for its print and its

@@ -49,10 +49,12 @@ pub use batch::{read_blocks, read_items};
 // ... change groups (`cached_group` and `group_print` in the
 // `write_delta_cached` and `group_prints` a `Sender` calls, `cached_print`
 // and `steps_print` for a group of relative floats quantized once there,
-// and `if_alloc` around those methods, which exist only with `alloc`);
+// `kept_group` and `SameBits` for a group of plain fields the baseline's
+// bit for bit, and `if_alloc` around those methods, which exist only with
+// `alloc`);
 pub use change::{
-    cached_group, cached_print, delta_group, delta_group_sent, group_print, if_alloc, steps_print,
-    tracked_group,
+    SameBits, cached_group, cached_print, delta_group, delta_group_sent, group_print, if_alloc, kept_group,
+    steps_print, tracked_group,
 };
 // ... every body as one write or read (rolled back on `Err`), and the
 // reads that allocate, within the reader's budget;

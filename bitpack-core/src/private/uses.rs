@@ -1298,25 +1298,41 @@ impl p::ChangeGroups for Entry {
                 writer,
                 #[inline(always)]
                 |writer| {
-                    if p::cached_group(
+                    if !p::kept_group(
                         writer,
                         0,
                         baseline_prints,
                         prints,
-                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
-                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                        p::SameBits::same_bits(&self.id, &baseline.id),
                     )? {
-                        p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                        if p::cached_group(
+                            writer,
+                            0,
+                            baseline_prints,
+                            prints,
+                            |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
+                            |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                        )? {
+                            p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                        }
                     }
-                    if p::cached_group(
+                    if !p::kept_group(
                         writer,
                         1,
                         baseline_prints,
                         prints,
-                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
-                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                        p::SameBits::same_bits(&self.hp, &baseline.hp),
                     )? {
-                        p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                        if p::cached_group(
+                            writer,
+                            1,
+                            baseline_prints,
+                            prints,
+                            |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
+                            |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                        )? {
+                            p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                        }
                     }
                     p::Ok(())
                 },

@@ -475,7 +475,10 @@ impl Code<'_, '_> {
             ChangeItem::Group(group) => {
                 let write = self.group_delta_write(group, mode);
                 match mode {
-                    Delta::Cached => self.steps_group(group, &write).unwrap_or(write),
+                    Delta::Cached => {
+                        let write = self.steps_group(group, &write).unwrap_or(write);
+                        self.kept_group(group, write)
+                    }
                     Delta::Plain | Delta::Within => write,
                 }
             }

@@ -186,4 +186,38 @@ impl Code<'_, '_> {
             }
         }})
     }
+
+    /// `write_delta_cached` of a group whose fields are all plain
+    /// (booleans, integers, floats, and arrays and `Option`s of them): first
+    /// compared with the baseline's bit for bit (`SameBits`), an unchanged
+    /// group taking the baseline's print without fingerprinting (`kept_group`),
+    /// then `write`. Other groups: `write` alone.
+    pub(super) fn kept_group(&self, group: &Group, write: TokenStream) -> TokenStream {
+        fn plain(encoding: &Encoding<'_>) -> bool {
+            match encoding {
+                Encoding::Bool(_) | Encoding::Int(_) | Encoding::Float(_) => true,
+                Encoding::Array(array) => plain(&array.element),
+                Encoding::Option(optional) => plain(&optional.inner),
+                _ => false,
+            }
+        }
+        let all_plain =
+            group.fields.iter().all(|&position| self.fields[position].encoding.as_ref().is_some_and(plain));
+        if !all_plain || group.fields.is_empty() {
+            return write;
+        }
+        let names = self.names;
+        let (p, writer, baseline) = (&names.runtime, &names.writer, &names.baseline);
+        let (baseline_prints, prints) = (&names.baseline_prints, &names.prints);
+        let same = group.fields.iter().map(|&position| {
+            let member = self.member(position);
+            quote!(#p::SameBits::same_bits(&self.#member, &#baseline.#member))
+        });
+        let record = Index::from(group.record);
+        quote! {
+            if !#p::kept_group(#writer, #record, #baseline_prints, #prints, #(#same)&&*)? {
+                #write
+            }
+        }
+    }
 }
