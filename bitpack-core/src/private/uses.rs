@@ -525,7 +525,9 @@ fn quantized_floats_code_against_a_baseline() {
 /// `steps_group`): `#[change_group(motion)]` over `x` (`#[quantize(min = -10.0,
 /// max = 10.0, res = 0.01)] #[bitpack(relative(rate = v, dt = 0.5))]`) and `v`
 /// (`#[quantize(min = -4.0, max = 4.0, res = 0.01)] #[bitpack(relative)]`),
-/// each quantized once; the same bits and print as the closures' form.
+/// each quantized once, the group's print its bits in two words (`wide`),
+/// the baseline's steps read from its print; the same bits as the closures'
+/// form, and the print `group_prints` records (`wide_group_print`).
 #[cfg(feature = "alloc")]
 #[test]
 fn a_group_of_relative_floats_quantizes_once() {
@@ -533,60 +535,91 @@ fn a_group_of_relative_floats_quantizes_once() {
         let mut buf = [0u8; 16];
         let mut writer = BitWriter::new(&mut buf);
         let writer = &mut writer;
-        let mut valid = true;
-        let now_steps0 = p::quantized_bits(x, -10.0, 10.0, 0.01, &mut valid);
-        let now_steps1 = p::quantized_bits(v, -4.0, 4.0, 0.01, &mut valid);
-        assert!(valid);
-        let print = p::steps_print([
-            (now_steps0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
-            (now_steps1, (p::quantize_bits(-4.0, 4.0, 0.01) as u32)),
-        ]);
-        if p::cached_print(writer, 0, baseline_prints, prints, print, |writer: &mut p::BitFingerprint| {
-            p::BitWrite::write_compressed_float(writer, bx, -10.0, 10.0, 0.01)?;
-            p::BitWrite::write_compressed_float(writer, bv, -4.0, 4.0, 0.01)?;
-            p::Ok(())
-        })? {
-            let base_steps0 = p::relative_f32::agreed(bx, -10.0, 10.0, 0.01);
-            let base_steps1 = p::relative_f32::agreed(bv, -4.0, 4.0, 0.01);
-            p::relative_f32::write_predicted_steps(
-                writer,
-                now_steps0,
-                base_steps0,
-                (base_steps1, -4.0, 4.0, 0.01, 0.5),
-                -10.0,
-                10.0,
-                0.01,
-            )?;
-            p::relative_f32::write_steps(writer, now_steps1, base_steps1, -4.0, 4.0, 0.01)?;
+        if !p::kept_group(
+            writer,
+            (0, 2),
+            baseline_prints,
+            prints,
+            p::SameBits::same_bits(&x, &bx) && p::SameBits::same_bits(&v, &bv),
+        )? {
+            let mut valid = true;
+            let now_steps0 = p::quantized_bits(x, -10.0, 10.0, 0.01, &mut valid);
+            let now_steps1 = p::quantized_bits(v, -4.0, 4.0, 0.01, &mut valid);
+            assert!(valid);
+            let print = p::wide_print([
+                (now_steps0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+                (now_steps1, (p::quantize_bits(-4.0, 4.0, 0.01) as u32)),
+            ]);
+            let held = p::held_wide(baseline_prints, 0);
+            if p::cached_wide(writer, 0, held, prints, print, |writer: &mut p::BitFingerprint| {
+                p::BitWrite::write_compressed_float(writer, bx, -10.0, 10.0, 0.01)?;
+                p::BitWrite::write_compressed_float(writer, bv, -4.0, 4.0, 0.01)?;
+                p::Ok(())
+            })? {
+                let held_bits = p::held_bits(
+                    held,
+                    0 + (p::quantize_bits(-10.0, 10.0, 0.01) as u32)
+                        + (p::quantize_bits(-4.0, 4.0, 0.01) as u32),
+                );
+                let base_steps0 = p::relative_f32::agreed(
+                    p::steps_at(held_bits, 0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+                    bx,
+                    -10.0,
+                    10.0,
+                    0.01,
+                );
+                let base_steps1 = p::relative_f32::agreed(
+                    p::steps_at(
+                        held_bits,
+                        0 + (p::quantize_bits(-10.0, 10.0, 0.01) as u32),
+                        (p::quantize_bits(-4.0, 4.0, 0.01) as u32),
+                    ),
+                    bv,
+                    -4.0,
+                    4.0,
+                    0.01,
+                );
+                p::relative_f32::write_predicted_steps(
+                    writer,
+                    now_steps0,
+                    base_steps0,
+                    (base_steps1, -4.0, 4.0, 0.01, 0.5),
+                    -10.0,
+                    10.0,
+                    0.01,
+                )?;
+                p::relative_f32::write_steps(writer, now_steps1, base_steps1, -4.0, 4.0, 0.01)?;
+            }
         }
         p::Ok::<_, crate::Error>((writer.bits_written(), buf))
     };
+    let group = |x, v| {
+        move |writer: &mut p::BitFingerprint| {
+            p::BitWrite::write_compressed_float(writer, x, -10.0, 10.0, 0.01)?;
+            p::BitWrite::write_compressed_float(writer, v, -4.0, 4.0, 0.01)
+        }
+    };
     // The closures' form: each float fingerprinted, then written relative.
-    let plain = |(x, v): (f32, f32), (bx, bv): (f32, f32), prints: &mut [u64]| {
+    let plain = |(x, v): (f32, f32), (bx, bv): (f32, f32)| {
         let mut buf = [0u8; 16];
         let mut writer = BitWriter::new(&mut buf);
         let writer = &mut writer;
-        let group = |x, v| {
-            move |writer: &mut p::BitFingerprint| {
-                p::BitWrite::write_compressed_float(writer, x, -10.0, 10.0, 0.01)?;
-                p::BitWrite::write_compressed_float(writer, v, -4.0, 4.0, 0.01)
-            }
-        };
-        if p::cached_group(writer, 0, &[], prints, group(x, v), group(bx, bv))? {
+        if p::delta_group(writer, group(x, v), group(bx, bv))? {
             p::relative_f32::write_predicted(writer, x, bx, (bv, -4.0, 4.0, 0.01, 0.5), -10.0, 10.0, 0.01)?;
             p::relative_f32::write(writer, v, bv, -4.0, 4.0, 0.01)?;
         }
         p::Ok::<_, crate::Error>((writer.bits_written(), buf))
     };
     let then = (1.0, 2.0);
-    let mut held = [0u64; 1];
-    plain(then, then, &mut held).unwrap();
+    let mut held = [0u64; 2];
+    p::wide_group_print(0, &mut held, group(then.0, then.1)).unwrap();
     for now in [(1.0, 2.0), (2.0, 2.0), (1.0, -3.0), (9.5, 0.0)] {
-        let (mut mine, mut theirs) = ([0u64; 1], [0u64; 1]);
-        let expected = plain(now, then, &mut theirs).unwrap();
-        assert_eq!(write(now, then, &held, &mut mine).unwrap(), expected, "{now:?}");
-        assert_eq!(mine, theirs);
-        assert_eq!(write(now, then, &[], &mut mine).unwrap(), expected, "{now:?}");
+        let expected = plain(now, then).unwrap();
+        let (mut known, mut unknown, mut recorded) = ([0u64; 2], [0u64; 2], [0u64; 2]);
+        assert_eq!(write(now, then, &held, &mut known).unwrap(), expected, "{now:?}");
+        assert_eq!(write(now, then, &[], &mut unknown).unwrap(), expected, "{now:?}");
+        p::wide_group_print(0, &mut recorded, group(now.0, now.1)).unwrap();
+        assert_eq!((known, unknown), (recorded, recorded));
         assert_eq!(now == then, expected.0 == 1);
     }
 }
@@ -1300,7 +1333,7 @@ impl p::ChangeGroups for Entry {
                 |writer| {
                     if !p::kept_group(
                         writer,
-                        0,
+                        (0, 1),
                         baseline_prints,
                         prints,
                         p::SameBits::same_bits(&self.id, &baseline.id),
@@ -1318,7 +1351,7 @@ impl p::ChangeGroups for Entry {
                     }
                     if !p::kept_group(
                         writer,
-                        1,
+                        (1, 1),
                         baseline_prints,
                         prints,
                         p::SameBits::same_bits(&self.hp, &baseline.hp),

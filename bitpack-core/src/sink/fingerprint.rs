@@ -100,6 +100,12 @@ impl Fingerprint {
         mix(high ^ self.rest_hash)
     }
 
+    /// The group's first [`EXACT_BITS`] bits, low bit first.
+    #[inline]
+    pub(crate) const fn exact_bits(&self) -> u128 {
+        self.exact
+    }
+
     /// Bits the group wrote.
     #[inline]
     pub const fn len(&self) -> u64 {

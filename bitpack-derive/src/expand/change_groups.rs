@@ -457,9 +457,9 @@ impl Code<'_, '_> {
         match mode {
             Delta::Plain | Delta::Within => quote!(#p::delta_group(#writer, #now, #then)),
             Delta::Cached => {
-                let (record, baseline_prints, prints) =
-                    (Index::from(record), &self.names.baseline_prints, &self.names.prints);
-                quote!(#p::cached_group(#writer, #record, #baseline_prints, #prints, #now, #then))
+                let (slot, baseline_prints, prints) =
+                    (self.slot(record).0, &self.names.baseline_prints, &self.names.prints);
+                quote!(#p::cached_group(#writer, #slot, #baseline_prints, #prints, #now, #then))
             }
         }
     }
