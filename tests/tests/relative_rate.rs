@@ -96,11 +96,11 @@ fn a_wrong_prediction_still_decodes_exactly() {
 /// `write_delta`'s bits (or fails with its error), whether it knows the
 /// baseline's prints or not, and records what `group_prints` gives.
 fn cached_as_plain<T: ChangeGroups>(now: &T, then: &T) -> Result<(), TestCaseError> {
-    let mut buf = [0u8; 256];
-    let mut writer = BitWriter::new(&mut buf);
-    let plain = now.write_delta(then, &mut writer).map(|()| writer.bits_written());
-    drop(writer);
-    let expected_bytes = buf;
+    let mut expected_bytes = [0u8; 256];
+    let plain = {
+        let mut writer = BitWriter::new(&mut expected_bytes);
+        now.write_delta(then, &mut writer).map(|()| writer.bits_written())
+    };
     let mut held = vec![0u64; T::PRINTS];
     let known = then.group_prints(&mut held).is_ok();
     let mut expected = vec![0u64; T::PRINTS];
@@ -108,11 +108,11 @@ fn cached_as_plain<T: ChangeGroups>(now: &T, then: &T) -> Result<(), TestCaseErr
     for baseline_prints in [if known { &held[..] } else { &[][..] }, &[]] {
         let mut prints = vec![0u64; T::PRINTS];
         let mut buf = [0u8; 256];
-        let mut writer = BitWriter::new(&mut buf);
-        let cached = now
-            .write_delta_cached(then, baseline_prints, &mut prints, &mut writer)
-            .map(|()| writer.bits_written());
-        drop(writer);
+        let cached = {
+            let mut writer = BitWriter::new(&mut buf);
+            now.write_delta_cached(then, baseline_prints, &mut prints, &mut writer)
+                .map(|()| writer.bits_written())
+        };
         match (&plain, cached) {
             (Ok(plain), Ok(cached)) => {
                 prop_assert_eq!(*plain, cached);

@@ -55,9 +55,7 @@ pub fn cached_group<W: BitWrite>(
         Some(&baseline) => baseline,
         None => Fingerprint::of(0, then)?.digest(),
     };
-    if let Some(slot) = prints.get_mut(record) {
-        *slot = print;
-    }
+    record_print(prints, record, &[print]);
     let sent = print != baseline;
     writer.write_bool(sent)?;
     Ok(sent)
@@ -115,9 +113,7 @@ pub fn cached_wide<W: BitWrite>(
         Some(held) => held,
         None => wide(Fingerprint::of(0, then)?),
     };
-    if let Some(mine) = prints.get_mut(slot..slot + 2) {
-        mine.copy_from_slice(&print);
-    }
+    record_print(prints, slot, &print);
     let sent = print != baseline;
     writer.write_bool(sent)?;
     Ok(sent)
@@ -146,10 +142,7 @@ pub fn wide_group_print(
     prints: &mut [u64],
     group: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let print = wide(Fingerprint::of(0, group)?);
-    if let Some(mine) = prints.get_mut(slot..slot + 2) {
-        mine.copy_from_slice(&print);
-    }
+    record_print(prints, slot, &wide(Fingerprint::of(0, group)?));
     Ok(())
 }
 
@@ -222,11 +215,18 @@ pub fn kept_group<W: BitWrite>(
     same: bool,
 ) -> Result<bool, Error> {
     let Some(held) = baseline_prints.get(slot..slot + slots).filter(|_| same) else { return Ok(false) };
-    if let Some(mine) = prints.get_mut(slot..slot + slots) {
-        mine.copy_from_slice(held);
-    }
+    record_print(prints, slot, held);
     writer.write_bool(false)?;
     Ok(true)
+}
+
+/// Records `print` at `slot` of `prints` (nothing when `prints` is empty:
+/// a value whose prints are not kept).
+#[inline(always)]
+fn record_print(prints: &mut [u64], slot: usize, print: &[u64]) {
+    if let Some(mine) = prints.get_mut(slot..slot + print.len()) {
+        mine.copy_from_slice(print);
+    }
 }
 
 /// `group_prints`: the print [`cached_group`] records for a group.
@@ -236,10 +236,7 @@ pub fn group_print(
     prints: &mut [u64],
     group: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let print = Fingerprint::of(0, group)?.digest();
-    if let Some(slot) = prints.get_mut(record) {
-        *slot = print;
-    }
+    record_print(prints, record, &[Fingerprint::of(0, group)?.digest()]);
     Ok(())
 }
 

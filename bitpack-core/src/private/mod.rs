@@ -47,8 +47,8 @@ pub use batch::{
 #[cfg(feature = "alloc")]
 pub use batch::{read_blocks, read_items};
 // ... change groups (`cached_group` and `group_print` in the
-// `write_delta_cached` and `group_prints` a `Sender` calls, `cached_print`
-// the `wide` prints of a group of relative floats quantized once there
+// `write_delta_cached` and `group_prints` a `Sender` calls, and the
+// `wide` prints of a group of relative floats quantized once there
 // (`wide_print`, `held_wide`, `cached_wide`, `held_bits`, `steps_at`,
 // `wide_group_print`), `kept_group` and `SameBits` for a group of plain
 // fields the baseline's bit for bit, and `if_alloc` around those methods,

@@ -10,7 +10,14 @@
 //! names the derive files whose output it copies.
 
 // The forms as generated, which clippy leaves alone in derived impls.
-#![allow(clippy::redundant_closure, clippy::needless_question_mark, clippy::deref_addrof)]
+#![allow(
+    clippy::redundant_closure,
+    clippy::needless_question_mark,
+    clippy::deref_addrof,
+    clippy::identity_op,
+    clippy::collapsible_if,
+    unused_parens
+)]
 
 use crate::__private as p;
 // The tests' own checks call methods; the hand expansions spell every path.
