@@ -113,6 +113,11 @@ pub struct Budget {
     /// measure pass, and the one it records for the world.
     pub(crate) baseline_prints: Prints,
     pub(crate) prints: Prints,
+    /// The measure pass under way writes straight into the packet
+    /// ([`Budget::begin_direct`]): should the packet not fit, a new measure
+    /// pass counts every candidate again, so this one need not record those
+    /// it can skip (see `keyed::write_delta`).
+    pub(crate) direct: bool,
 }
 
 /// The group prints of every entry of each keyed collection of a state,
@@ -204,7 +209,15 @@ impl Budget {
             met: Vec::new(),
             baseline_prints: Prints { visits: Vec::new() },
             prints: Prints { visits: Vec::new() },
+            direct: false,
         }
+    }
+
+    /// Starts a measure pass that writes straight into the packet (see
+    /// [`Budget::direct`]).
+    pub(crate) fn begin_direct(&mut self) {
+        self.begin(Pass::Measure);
+        self.direct = true;
     }
 
     pub(crate) fn pass(&self) -> Pass {
@@ -215,6 +228,7 @@ impl Budget {
     pub(crate) fn begin(&mut self, pass: Pass) {
         self.pass = pass;
         self.next_visit = 0;
+        self.direct = false;
         if pass == Pass::Measure {
             self.visits.clear();
             self.candidates.clear();
