@@ -10,7 +10,14 @@
 //! names the derive files whose output it copies.
 
 // The forms as generated, which clippy leaves alone in derived impls.
-#![allow(clippy::redundant_closure, clippy::needless_question_mark, clippy::deref_addrof)]
+#![allow(
+    clippy::redundant_closure,
+    clippy::needless_question_mark,
+    clippy::deref_addrof,
+    clippy::identity_op,
+    clippy::collapsible_if,
+    unused_parens
+)]
 
 use crate::__private as p;
 // The tests' own checks call methods; the hand expansions spell every path.
@@ -519,6 +526,109 @@ fn quantized_floats_code_against_a_baseline() {
     let mut reader = BitReader::new(&buf[..used]);
     assert!((p::relative_f32::read(&mut reader, 1.0, -10.0, 10.0, 0.01).unwrap() - 1.5).abs() <= 0.005);
     assert!((p::relative_f64::read(&mut reader, -2.0, -1.0e6, 1.0e6, 0.001).unwrap() + 2.5).abs() <= 0.0005);
+}
+
+/// A `write_delta_cached` group of relative floats (expand/change_groups/cached.rs,
+/// `steps_group`): `#[change_group(motion)]` over `x` (`#[quantize(min = -10.0,
+/// max = 10.0, res = 0.01)] #[bitpack(relative(rate = v, dt = 0.5))]`) and `v`
+/// (`#[quantize(min = -4.0, max = 4.0, res = 0.01)] #[bitpack(relative)]`),
+/// each quantized once, the group's print its bits in two words (`wide`),
+/// the baseline's steps read from its print; the same bits as the closures'
+/// form, and the print `group_prints` records (`wide_group_print`).
+#[cfg(feature = "alloc")]
+#[test]
+fn a_group_of_relative_floats_quantizes_once() {
+    let write = |(x, v): (f32, f32), (bx, bv): (f32, f32), baseline_prints: &[u64], prints: &mut [u64]| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        let writer = &mut writer;
+        if !p::kept_group(
+            writer,
+            (0, 2),
+            baseline_prints,
+            prints,
+            p::SameBits::same_bits(&x, &bx) && p::SameBits::same_bits(&v, &bv),
+        )? {
+            let mut valid = true;
+            let now_steps0 = p::quantized_bits(x, -10.0, 10.0, 0.01, &mut valid);
+            let now_steps1 = p::quantized_bits(v, -4.0, 4.0, 0.01, &mut valid);
+            assert!(valid);
+            let print = p::wide_print([
+                (now_steps0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+                (now_steps1, (p::quantize_bits(-4.0, 4.0, 0.01) as u32)),
+            ]);
+            let held = p::held_wide(baseline_prints, 0);
+            if p::cached_wide(writer, 0, held, prints, print, |writer: &mut p::BitFingerprint| {
+                p::BitWrite::write_compressed_float(writer, bx, -10.0, 10.0, 0.01)?;
+                p::BitWrite::write_compressed_float(writer, bv, -4.0, 4.0, 0.01)?;
+                p::Ok(())
+            })? {
+                let held_bits = p::held_bits(
+                    held,
+                    0 + (p::quantize_bits(-10.0, 10.0, 0.01) as u32)
+                        + (p::quantize_bits(-4.0, 4.0, 0.01) as u32),
+                );
+                let base_steps0 = p::relative_f32::agreed(
+                    p::steps_at(held_bits, 0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+                    bx,
+                    -10.0,
+                    10.0,
+                    0.01,
+                );
+                let base_steps1 = p::relative_f32::agreed(
+                    p::steps_at(
+                        held_bits,
+                        0 + (p::quantize_bits(-10.0, 10.0, 0.01) as u32),
+                        (p::quantize_bits(-4.0, 4.0, 0.01) as u32),
+                    ),
+                    bv,
+                    -4.0,
+                    4.0,
+                    0.01,
+                );
+                p::relative_f32::write_predicted_steps(
+                    writer,
+                    now_steps0,
+                    base_steps0,
+                    (base_steps1, -4.0, 4.0, 0.01, 0.5),
+                    -10.0,
+                    10.0,
+                    0.01,
+                )?;
+                p::relative_f32::write_steps(writer, now_steps1, base_steps1, -4.0, 4.0, 0.01)?;
+            }
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    let group = |x, v| {
+        move |writer: &mut p::BitFingerprint| {
+            p::BitWrite::write_compressed_float(writer, x, -10.0, 10.0, 0.01)?;
+            p::BitWrite::write_compressed_float(writer, v, -4.0, 4.0, 0.01)
+        }
+    };
+    // The closures' form: each float fingerprinted, then written relative.
+    let plain = |(x, v): (f32, f32), (bx, bv): (f32, f32)| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        let writer = &mut writer;
+        if p::delta_group(writer, group(x, v), group(bx, bv))? {
+            p::relative_f32::write_predicted(writer, x, bx, (bv, -4.0, 4.0, 0.01, 0.5), -10.0, 10.0, 0.01)?;
+            p::relative_f32::write(writer, v, bv, -4.0, 4.0, 0.01)?;
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    let then = (1.0, 2.0);
+    let mut held = [0u64; 2];
+    p::wide_group_print(0, &mut held, group(then.0, then.1)).unwrap();
+    for now in [(1.0, 2.0), (2.0, 2.0), (1.0, -3.0), (9.5, 0.0)] {
+        let expected = plain(now, then).unwrap();
+        let (mut known, mut unknown, mut recorded) = ([0u64; 2], [0u64; 2], [0u64; 2]);
+        assert_eq!(write(now, then, &held, &mut known).unwrap(), expected, "{now:?}");
+        assert_eq!(write(now, then, &[], &mut unknown).unwrap(), expected, "{now:?}");
+        p::wide_group_print(0, &mut recorded, group(now.0, now.1)).unwrap();
+        assert_eq!((known, unknown), (recorded, recorded));
+        assert_eq!(now == then, expected.0 == 1);
+    }
 }
 
 /// Change groups, tracked and delta (expand/change_groups.rs): `name` is
@@ -1228,25 +1338,41 @@ impl p::ChangeGroups for Entry {
                 writer,
                 #[inline(always)]
                 |writer| {
-                    if p::cached_group(
+                    if !p::kept_group(
                         writer,
-                        0,
+                        (0, 1),
                         baseline_prints,
                         prints,
-                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
-                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                        p::SameBits::same_bits(&self.id, &baseline.id),
                     )? {
-                        p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                        if p::cached_group(
+                            writer,
+                            0,
+                            baseline_prints,
+                            prints,
+                            |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
+                            |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                        )? {
+                            p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                        }
                     }
-                    if p::cached_group(
+                    if !p::kept_group(
                         writer,
-                        1,
+                        (1, 1),
                         baseline_prints,
                         prints,
-                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
-                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                        p::SameBits::same_bits(&self.hp, &baseline.hp),
                     )? {
-                        p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                        if p::cached_group(
+                            writer,
+                            1,
+                            baseline_prints,
+                            prints,
+                            |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
+                            |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                        )? {
+                            p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                        }
                     }
                     p::Ok(())
                 },
