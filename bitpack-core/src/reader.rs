@@ -135,25 +135,9 @@ impl<'a> BitReader<'a> {
         // checked), so `byte + 8` cannot overflow.
         let word = match self.bytes.get(byte..byte + 8).and_then(|chunk| chunk.first_chunk::<8>()) {
             Some(chunk) => u64::from_le_bytes(*chunk),
-            None => self.tail_word(byte),
+            None => tail_word(self.bytes, byte),
         };
         (word >> shift) & low_mask(bits)
-    }
-
-    /// Up to 8 bytes from `byte` to the end of the slice, zero-extended.
-    /// Every short message ends here, so it shifts the slice's last 8 bytes
-    /// down rather than copying into a scratch array (a `memcpy` call).
-    #[inline(always)]
-    fn tail_word(&self, byte: usize) -> u64 {
-        if let Some(last) = self.bytes.last_chunk::<8>() {
-            let missing = (byte + 8).saturating_sub(self.bytes.len());
-            return u64::from_le_bytes(*last).checked_shr(8 * missing as u32).unwrap_or(0);
-        }
-        let mut word = 0;
-        for (index, &value) in self.bytes.get(byte..).unwrap_or(&[]).iter().enumerate() {
-            word |= u64::from(value) << (8 * index);
-        }
-        word
     }
 
     /// Aligns, then borrows `len` bytes from the input (no copy): what
@@ -195,6 +179,113 @@ impl<'a> BitReader<'a> {
                 Ok(value)
             }
             Err(kind) => self.fail(start, kind),
+        }
+    }
+}
+
+/// Up to 8 bytes from `byte` to the end of `bytes`, zero-extended. Every
+/// short message ends here, so it shifts the slice's last 8 bytes down
+/// rather than copying into a scratch array (a `memcpy` call).
+#[inline(always)]
+fn tail_word(bytes: &[u8], byte: usize) -> u64 {
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let missing = (byte + 8).saturating_sub(bytes.len());
+        return u64::from_le_bytes(*last).checked_shr(8 * missing as u32).unwrap_or(0);
+    }
+    let mut word = 0;
+    for (index, &value) in bytes.get(byte..).unwrap_or(&[]).iter().enumerate() {
+        word |= u64::from(value) << (8 * index);
+    }
+    word
+}
+
+/// Values of one width taken one after another from bits already checked
+/// to remain (see [`BitSource::take_run`]): the input's 8-byte words in
+/// turn through a pending word, no bound check or `Result` per value.
+/// Held in the caller's loop, its state stays in registers.
+#[derive(Clone, Debug)]
+pub struct BitRun<'s> {
+    words: core::slice::Iter<'s, [u8; 8]>,
+    /// The bytes after the last whole word, zero-extended.
+    tail: u64,
+    /// Bits taken from the input and not yet handed out, low first; the
+    /// bits above `pending` are zero.
+    word: u64,
+    pending: u32,
+    /// Words taken from the input, the tail included, and the bit offset
+    /// of the first: what [`BitRun::taken`] counts from.
+    fetched: usize,
+    offset: u32,
+    bits: u32,
+    mask: u64,
+}
+
+impl<'s> BitRun<'s> {
+    /// The run of `bits`-bit values at bit `position` of `bytes`.
+    fn new(bytes: &'s [u8], position: usize, bits: u32) -> Self {
+        let (words, rest) = bytes.get(position >> 3..).unwrap_or(&[]).as_chunks::<8>();
+        let tail = tail_word(rest, 0);
+        let offset = (position & 7) as u32;
+        let mut run = BitRun {
+            words: words.iter(),
+            tail,
+            word: 0,
+            pending: 0,
+            fetched: 0,
+            offset,
+            bits,
+            mask: low_mask(bits),
+        };
+        run.word = run.next_word() >> offset;
+        run.pending = 64 - offset;
+        run
+    }
+
+    /// The input's next 8 bytes (zeros past its end).
+    #[inline(always)]
+    fn next_word(&mut self) -> u64 {
+        self.fetched += 1;
+        match self.words.next() {
+            Some(word) => u64::from_le_bytes(*word),
+            None => core::mem::take(&mut self.tail),
+        }
+    }
+
+    /// The next value of the run's width. Past the run (a caller's bug)
+    /// it reads zeros, never out of the slice.
+    #[inline(always)]
+    pub fn next_value(&mut self) -> u64 {
+        self.cut(self.bits, self.mask)
+    }
+
+    /// The next `bits` (0..=64) bits, in a run opened with
+    /// [`BitSource::open_run`]: zeros past the input's end, which
+    /// [`BitSource::close_run`] then refuses.
+    #[inline(always)]
+    pub fn take(&mut self, bits: u32) -> u64 {
+        self.cut(bits, low_mask(bits))
+    }
+
+    /// Bits handed out so far.
+    #[inline(always)]
+    pub fn taken(&self) -> usize {
+        self.fetched * 64 - self.offset as usize - self.pending as usize
+    }
+
+    #[inline(always)]
+    fn cut(&mut self, bits: u32, mask: u64) -> u64 {
+        if self.pending >= bits {
+            let value = self.word & mask;
+            self.word = self.word.checked_shr(bits).unwrap_or(0);
+            self.pending -= bits;
+            value
+        } else {
+            // `pending < bits <= 64`: the value straddles the next word.
+            let next = self.next_word();
+            let value = (self.word | (next << self.pending)) & mask;
+            self.word = next.checked_shr(bits - self.pending).unwrap_or(0);
+            self.pending += 64 - bits;
+            value
         }
     }
 }
@@ -252,6 +343,29 @@ impl<'a> BitSource for BitReader<'a> {
         check: impl FnOnce(&'s [u8]) -> Result<&'s T, ErrorKind>,
     ) -> Result<&'s T, Error> {
         self.slice_bytes(len, start, check)
+    }
+
+    #[inline(always)]
+    fn take_run(&mut self, count: usize, bits: u32) -> Result<BitRun<'_>, Error> {
+        let total = (count as u64).saturating_mul(u64::from(bits));
+        if bits > 64 || total > self.remaining() as u64 {
+            return Err(Error::new(ErrorKind::UnexpectedEnd, self.position));
+        }
+        let position = self.position;
+        self.position += total as usize;
+        Ok(BitRun::new(self.bytes, position, bits))
+    }
+
+    #[inline(always)]
+    fn open_run(&self) -> BitRun<'_> {
+        BitRun::new(self.bytes, self.position, 0)
+    }
+
+    #[inline(always)]
+    fn close_run(&mut self, bits: usize) -> Result<(), Error> {
+        self.need(bits)?;
+        self.position += bits;
+        Ok(())
     }
 
     #[inline]

@@ -5,6 +5,7 @@
 //! is sealed: this module is private to the crate.
 
 use crate::error::{Error, ErrorKind};
+pub use crate::reader::BitRun;
 
 /// The raw bit source under [`crate::BitRead`]. Callers check declarations
 /// and values; a source checks only that the bits it hands out are there.
@@ -37,6 +38,17 @@ pub trait BitSource {
         start: usize,
         check: impl FnOnce(&'s [u8]) -> Result<&'s T, ErrorKind>,
     ) -> Result<&'s T, Error>;
+    /// Takes `count` values of `bits` (0..=64) bits each at once, checked
+    /// to remain (else `UnexpectedEnd`, nothing taken), and hands back the
+    /// run to cut them from.
+    fn take_run(&mut self, count: usize, bits: u32) -> Result<BitRun<'_>, Error>;
+    /// A run of values of any widths from the position, taken with
+    /// [`BitRun::take`] (zeros past the input's end); nothing moves until
+    /// [`BitSource::close_run`].
+    fn open_run(&self) -> BitRun<'_>;
+    /// Takes the `bits` a run opened here handed out, or `UnexpectedEnd`
+    /// (nothing taken) when they were not all there.
+    fn close_run(&mut self, bits: usize) -> Result<(), Error>;
     /// Bytes decoding may still allocate.
     fn budget_left(&self) -> usize;
     /// Claims `bytes` from the budget: `AllocationLimit`, and nothing

@@ -91,6 +91,50 @@ fn a_wrong_prediction_still_decodes_exactly() {
     }
 }
 
+/// A sender's `write_delta_cached` quantizes each float of a group of
+/// relative floats once, for the group's print and its write: it writes
+/// `write_delta`'s bits (or fails with its error), whether it knows the
+/// baseline's prints or not, and records what `group_prints` gives.
+fn cached_as_plain<T: ChangeGroups>(now: &T, then: &T) -> Result<(), TestCaseError> {
+    let mut expected_bytes = [0u8; 256];
+    let plain = {
+        let mut writer = BitWriter::new(&mut expected_bytes);
+        now.write_delta(then, &mut writer).map(|()| writer.bits_written())
+    };
+    let mut held = vec![0u64; T::PRINTS];
+    let known = then.group_prints(&mut held).is_ok();
+    let mut expected = vec![0u64; T::PRINTS];
+    let now_prints = now.group_prints(&mut expected);
+    for baseline_prints in [if known { &held[..] } else { &[][..] }, &[]] {
+        let mut prints = vec![0u64; T::PRINTS];
+        let mut buf = [0u8; 256];
+        let cached = {
+            let mut writer = BitWriter::new(&mut buf);
+            now.write_delta_cached(then, baseline_prints, &mut prints, &mut writer)
+                .map(|()| writer.bits_written())
+        };
+        match (&plain, cached) {
+            (Ok(plain), Ok(cached)) => {
+                prop_assert_eq!(*plain, cached);
+                prop_assert_eq!(&buf[..], &expected_bytes[..]);
+                prop_assert!(now_prints.is_ok());
+                prop_assert_eq!(&prints, &expected);
+            }
+            (Err(plain), Err(cached)) => prop_assert_eq!(plain.kind(), cached.kind()),
+            (plain, cached) => prop_assert!(false, "write_delta {:?}, cached {:?}", plain, cached),
+        }
+    }
+    Ok(())
+}
+
+/// A float for [`cached_as_plain`]: in range and past it, or not finite.
+fn any_float(range: f32) -> impl Strategy<Value = f32> {
+    prop_oneof![
+        8 => -range..range,
+        1 => prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(-0.0f32), Just(range * 2.0)],
+    ]
+}
+
 fn body() -> impl Strategy<Value = Body> {
     let axis = |range: f32| -range..range;
     ([axis(1100.0), axis(1100.0), axis(1100.0)], [axis(70.0), axis(70.0), axis(70.0)], 0u8..=100)
@@ -134,6 +178,31 @@ proptest! {
         prop_assert_eq!(held(&read.unwrap()), held(&now));
         let (_, read) = delta(&now, &then, &held(&then));
         prop_assert_eq!(read.unwrap(), held(&now));
+    }
+
+    /// The groups of relative floats quantized once in a sender's
+    /// `write_delta_cached`: predicted in the group (`Body`), or by a rate
+    /// in another group that does not resolve every step (`Dial`).
+    #[test]
+    fn cached_deltas_quantize_once_and_write_the_same_bits(
+        then in body(),
+        moved in any::<bool>(),
+        now in ([any_float(1100.0), any_float(1100.0), any_float(1100.0)], [any_float(70.0), any_float(70.0), any_float(70.0)]),
+        dial in [-10.0f64..1010.0, -0.5f64..1.5, -10.0f64..1010.0, -0.5f64..1.5],
+    ) {
+        let (position, velocity) = now;
+        let position = if moved {
+            core::array::from_fn(|axis| then.position[axis] + then.velocity[axis] * DT + position[axis] * 1e-5)
+        } else {
+            position
+        };
+        cached_as_plain(&Body { position, velocity, ..then }, &then)?;
+        cached_as_plain(&Body { position: then.position, ..then }, &then)?;
+        let [angle, speed, next, next_speed] = dial;
+        let then = Dial { angle, speed };
+        cached_as_plain(&Dial { angle: next, speed: next_speed }, &then)?;
+        cached_as_plain(&Dial { angle: angle + speed * 0.25, speed }, &then)?;
+        cached_as_plain(&Dial { angle: f64::NAN, speed }, &then)?;
     }
 
     /// Random bytes as a delta: a value or an `Err`, never a panic; a value

@@ -458,8 +458,9 @@ fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> 
 
 /// `--profile replication-NAME`: loops one replication workload over the
 /// churning worlds `rounds` times, for a profiler (callgrind's instruction
-/// counts do not move with the machine's load): `whole` (encode),
-/// `sender-map`, `sender-vec` (`Sender::write`, acks the next tick).
+/// counts do not move with the machine's load): `whole` and `whole-vec`
+/// (encode, the entities in a `BTreeMap` or a sorted `Vec`), `sender-map`,
+/// `sender-vec` (`Sender::write`, acks the next tick).
 fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> {
     use bitpack::sync::{Receiver, Sender};
 
@@ -480,6 +481,17 @@ fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> 
     let mut buf = vec![0u8; 1 << 16];
     match name {
         "whole" => {
+            for _ in 0..rounds {
+                for world in &worlds {
+                    black_box(bitpack::encode_into(black_box(world), &mut buf)?);
+                }
+            }
+            Ok(())
+        }
+        // The same worlds with the entities in a sorted `Vec`: the whole
+        // encode a `sender-vec` delta compares with.
+        "whole-vec" => {
+            let worlds = churn::as_vecs(&worlds);
             for _ in 0..rounds {
                 for world in &worlds {
                     black_box(bitpack::encode_into(black_box(world), &mut buf)?);

@@ -200,9 +200,12 @@ pub trait ChangeGroups: BitPack {
     /// `baseline`: unsent groups are taken from it.
     fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error>;
 
-    /// How many group prints [`ChangeGroups::write_delta_cached`] records
-    /// for one value: one per group (0, the default: none, and a sender's
-    /// cache then holds nothing for the type).
+    /// How many words of group prints [`ChangeGroups::write_delta_cached`]
+    /// records for one value: one per group, two for a derived group of
+    /// relative floats (its bits themselves when they fit in 128, so that a
+    /// delta against the value reads their steps instead of quantizing
+    /// them); 0, the default: none, and a sender's cache then holds nothing
+    /// for the type.
     #[cfg(feature = "alloc")]
     const PRINTS: usize = 0;
 

@@ -233,14 +233,21 @@ pub fn write_relative_steps<W: BitWrite>(
         return Err(Error::new(ErrorKind::OutOfRange, writer.bits_written()));
     }
     let bits = bit_length_u128(u128::from(max_steps));
-    let difference = i128::from(steps) - i128::from(baseline.unwrap_or(0));
-    let tier = if baseline.is_some() { steps_tier(difference, bits) } else { 2 };
-    let (prefix, prefix_bits, payload, payload_bits) = match tier {
-        0 => (0, 1, (difference - i128::from(NEAR_MIN)) as u64, NEAR_BITS),
-        1 => {
-            let mid = mid_bits(bits);
-            (0b01, 2, (difference + (1i128 << (mid - 1))) as u64, mid)
+    // The difference in i64: below 2^62 steps (every quantized float has at
+    // most 2^53) a subtraction, cheaper than i128 (a constant test for a
+    // derived declaration). One that does not fit is far.
+    let difference = match baseline {
+        Some(base) if max_steps < 1 << 62 && base < 1 << 62 => Some(steps as i64 - base as i64),
+        Some(base) => i64::try_from(i128::from(steps) - i128::from(base)).ok(),
+        None => None,
+    };
+    let mid = mid_bits(bits);
+    let half = 1i64 << (mid - 1);
+    let (prefix, prefix_bits, payload, payload_bits) = match difference {
+        Some(difference) if (NEAR_MIN..=NEAR_MAX).contains(&difference) => {
+            (0, 1, (difference - NEAR_MIN) as u64, NEAR_BITS)
         }
+        Some(difference) if (-half..half).contains(&difference) => (0b01, 2, (difference + half) as u64, mid),
         _ => (0b11, 2, steps, bits),
     };
     // One reservation and one push for prefix and payload (at most 2 + 64
@@ -445,6 +452,39 @@ mod tests {
         for baseline in 0..=40 {
             for steps in 0..=40 {
                 assert_eq!(steps_round_trip(steps, baseline, 40).1, Ok(steps));
+            }
+        }
+    }
+
+    #[test]
+    fn the_writers_i64_tiers_match_the_i128_ones() {
+        // The writer's tiers (in i64 below 2^62 steps, else checked) against
+        // `relative_steps_bits` (i128), on both sides of 2^62 and near each
+        // tier's edges; every value round-trips.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for max in [40, 204_800, 1 << 53, (1 << 62) - 1, 1 << 62, u64::MAX - 3, u64::MAX] {
+            for _ in 0..2_000 {
+                let baseline = next() % max.saturating_add(1).max(1);
+                let span = [8, 1 << 12, 1 << 34, u64::MAX][(next() % 4) as usize];
+                let moved = next() % span;
+                let steps = if next() % 2 == 0 {
+                    baseline.saturating_add(moved)
+                } else {
+                    baseline.saturating_sub(moved)
+                };
+                let steps = steps.min(max);
+                // `steps_round_trip` checks the bits against `relative_steps_bits`.
+                assert_eq!(
+                    steps_round_trip(steps, baseline, max).1,
+                    Ok(steps),
+                    "{steps} vs {baseline} of {max}"
+                );
             }
         }
     }

@@ -14,6 +14,21 @@ pub fn column_next<T>(column: &mut impl Iterator<Item = T>, reader: &impl BitRea
     column.next().ok_or_else(|| Error::new(ErrorKind::NonCanonical, reader.bits_read()))
 }
 
+/// A struct's decoded column, refused (`NonCanonical`) unless it holds the
+/// struct's `count` values (it does by construction: a defence, so the zip
+/// of the columns into structs cannot come up short).
+#[inline(always)]
+pub fn column_values<T>(
+    reader: &impl BitRead,
+    column: Vec<T>,
+    count: usize,
+) -> Result<alloc::vec::IntoIter<T>, Error> {
+    if column.len() != count {
+        return Err(Error::new(ErrorKind::NonCanonical, reader.bits_read()));
+    }
+    Ok(column.into_iter())
+}
+
 /// Claims `count` values of `T` (the assembled column) from the budget.
 #[inline]
 pub fn claim_column<T>(reader: &mut impl BitRead, count: usize) -> Result<(), Error> {
@@ -50,6 +65,26 @@ pub fn split_vecs<T>(
             return Err(Error::new(ErrorKind::NonCanonical, reader.bits_read()));
         }
         vecs.push(vec);
+    }
+    Ok(vecs)
+}
+
+/// [`split_vecs`] for values that copy (integers, bools): each `Vec` copied
+/// from its slice of the column at once.
+pub fn split_copy_vecs<T: Copy>(
+    reader: &mut impl BitRead,
+    lengths: Vec<usize>,
+    values: Vec<T>,
+) -> Result<Vec<Vec<T>>, Error> {
+    claim_column::<Vec<T>>(reader, lengths.len())?;
+    let mut rest = values.as_slice();
+    let mut vecs = Vec::with_capacity(lengths.len());
+    for len in lengths {
+        let Some((vec, after)) = rest.split_at_checked(len) else {
+            return Err(Error::new(ErrorKind::NonCanonical, reader.bits_read()));
+        };
+        vecs.push(vec.to_vec());
+        rest = after;
     }
     Ok(vecs)
 }

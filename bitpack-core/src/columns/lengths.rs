@@ -2,7 +2,7 @@
 //! lengths of collections inside the elements (and the `String` columns
 //! made of one).
 
-use super::int::{read_int_column, write_int_column};
+use super::int::{read_int_column, write_int_column, write_int_slices};
 use crate::bits::bit_length_u128;
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -127,7 +127,7 @@ pub fn write_text_column<'a, W: BitWrite>(
     max_len: usize,
 ) -> Result<(), Error> {
     write_length_column(writer, texts.clone().map(str::len), max_len)?;
-    write_int_column(writer, texts.flat_map(str::bytes))
+    write_int_slices(writer, texts.map(str::as_bytes))
 }
 
 /// Reads `count` strings written by [`write_text_column`]; refuses bytes
@@ -141,15 +141,48 @@ pub fn read_text_column(
     let (lengths, total) = read_length_column(reader, count, max_len)?;
     let bytes = read_int_column::<u8>(reader, total)?;
     reader.claim_allocation::<String>(count)?;
+    // Every string is UTF-8 exactly when all the bytes are and each string
+    // starts on a character: one check of the column, not one per string.
+    let Ok(mut rest) = core::str::from_utf8(&bytes) else {
+        return reader.fail(start, ErrorKind::InvalidUtf8);
+    };
     let mut texts = Vec::with_capacity(count);
-    let mut rest = bytes.as_slice();
     for len in lengths {
-        let (text, after) = rest.split_at(len.min(rest.len()));
+        let Some((text, after)) = rest.split_at_checked(len) else {
+            return reader.fail(start, ErrorKind::InvalidUtf8);
+        };
+        texts.push(String::from(text));
         rest = after;
-        match core::str::from_utf8(text) {
-            Ok(text) => texts.push(String::from(text)),
-            Err(_) => return reader.fail(start, ErrorKind::InvalidUtf8),
-        }
     }
     Ok(texts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::BitReader;
+    use crate::sink::writer::BitWriter;
+
+    /// A text column of `lengths` over `bytes`, written as its writer would.
+    fn texts(lengths: &[usize], bytes: &[u8]) -> Result<Vec<String>, Error> {
+        let mut buf = [0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        write_length_column(&mut writer, lengths.iter().copied(), 8).unwrap();
+        write_int_column(&mut writer, bytes.iter().copied()).unwrap();
+        let used = writer.finish().unwrap();
+        let mut reader = BitReader::new(&buf[..used]);
+        let read = read_text_column(&mut reader, lengths.len(), 8);
+        if read.is_err() {
+            assert_eq!(reader.bits_read(), 0);
+        }
+        read
+    }
+
+    #[test]
+    fn each_string_is_utf8_not_only_the_column() {
+        assert_eq!(texts(&[2, 0, 1], "éa".as_bytes()).unwrap(), ["é", "", "a"]);
+        // "é" cut in two: the column is UTF-8, neither string is.
+        assert_eq!(texts(&[1, 1], "é".as_bytes()).unwrap_err().kind(), ErrorKind::InvalidUtf8);
+        assert_eq!(texts(&[1, 2], &[b'a', 0xFF, b'b']).unwrap_err().kind(), ErrorKind::InvalidUtf8);
+    }
 }

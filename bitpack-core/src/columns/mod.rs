@@ -41,11 +41,11 @@ mod int;
 mod lengths;
 
 pub use assemble::{
-    claim_column, column_next, flat_count, into_array, read_rows, read_tag_column, split_arrays,
-    split_copy_arrays, split_vecs, write_tag_column, zip_options,
+    claim_column, column_next, column_values, flat_count, into_array, read_rows, read_tag_column,
+    split_arrays, split_copy_arrays, split_copy_vecs, split_vecs, write_tag_column, zip_options,
 };
 pub use bools::{count_present, read_bool_column, write_bool_column};
-pub use int::{ColumnInt, int_column_bits, read_int_column, write_int_column};
+pub use int::{ColumnInt, int_column_bits, read_int_column, write_int_column, write_int_slices};
 pub use lengths::{
     column_len_max_bits, column_len_min_bits, length_column_max_bits, read_column_len, read_length_column,
     read_text_column, text_column_max_bits, write_column_len, write_length_column, write_text_column,

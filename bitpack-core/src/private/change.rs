@@ -3,8 +3,12 @@
 //! `relative_i64`, ...), all with the same functions so the derive names the
 //! module after the field's type.
 
-use crate::change::{BitFingerprint, Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag};
+use crate::bits::low_mask;
+use crate::change::{
+    BitFingerprint, EXACT_BITS, Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag,
+};
 use crate::error::{Error, ErrorKind};
+use crate::sink::BitSink;
 use crate::write::BitWrite;
 
 /// Writes a tracked group's flag, fingerprinting what `group` writes where
@@ -51,12 +55,178 @@ pub fn cached_group<W: BitWrite>(
         Some(&baseline) => baseline,
         None => Fingerprint::of(0, then)?.digest(),
     };
-    if let Some(slot) = prints.get_mut(record) {
-        *slot = print;
-    }
+    record_print(prints, record, &[print]);
     let sent = print != baseline;
     writer.write_bool(sent)?;
     Ok(sent)
+}
+
+/// The print of a group of relative floats in `write_delta_cached` (two
+/// words, from a [`Fingerprint`] of its bits): the bits themselves when
+/// they fit in [`EXACT_BITS`], so that a later delta against this value
+/// reads its steps from them instead of quantizing it again
+/// ([`held_bits`]); else the digest, and 0. The group's width is fixed, so
+/// equal prints are equal bits (or digests).
+#[inline(always)]
+fn wide(fingerprint: Fingerprint) -> [u64; 2] {
+    if fingerprint.len() <= EXACT_BITS as u64 {
+        let bits = fingerprint.exact_bits();
+        [bits as u64, (bits >> 64) as u64]
+    } else {
+        [fingerprint.digest(), 0]
+    }
+}
+
+/// The print (see [`wide`]) of a group of relative floats whose bits are
+/// `leaves` (each one's steps and width, as `write_compressed_float` pushes
+/// them), quantized once for it and for their relative codes.
+#[inline(always)]
+pub fn wide_print<const N: usize>(leaves: [(u64, u32); N]) -> [u64; 2] {
+    let mut sink = BitFingerprint::starting_at(0);
+    for (steps, bits) in leaves {
+        sink.push(steps, bits);
+    }
+    wide(sink.finish())
+}
+
+/// The baseline's print of a group of relative floats (two words at
+/// `slot` of `baseline_prints`), if known.
+#[inline(always)]
+pub fn held_wide(baseline_prints: &[u64], slot: usize) -> Option<[u64; 2]> {
+    Some([*baseline_prints.get(slot)?, *baseline_prints.get(slot + 1)?])
+}
+
+/// [`cached_group`] for a group of relative floats: its print `print`
+/// (from [`wide_print`]) recorded at `slot` and judged against the
+/// baseline's (`held`, or the print of what `then` writes when not known).
+/// Returns whether the group's data must follow.
+#[inline(always)]
+pub fn cached_wide<W: BitWrite>(
+    writer: &mut W,
+    slot: usize,
+    held: Option<[u64; 2]>,
+    prints: &mut [u64],
+    print: [u64; 2],
+    then: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let baseline = match held {
+        Some(held) => held,
+        None => wide(Fingerprint::of(0, then)?),
+    };
+    record_print(prints, slot, &print);
+    let sent = print != baseline;
+    writer.write_bool(sent)?;
+    Ok(sent)
+}
+
+/// The bits of the baseline's print `held` of a group of relative floats
+/// `total` bits wide, when they are its bits (at most [`EXACT_BITS`]).
+#[inline(always)]
+pub fn held_bits(held: Option<[u64; 2]>, total: u32) -> Option<u128> {
+    held.filter(|_| total as usize <= EXACT_BITS).map(|[low, high]| u128::from(low) | u128::from(high) << 64)
+}
+
+/// The steps of the leaf `width` bits wide at `offset` of a group's bits
+/// (from [`held_bits`]).
+#[inline(always)]
+pub fn steps_at(bits: Option<u128>, offset: u32, width: u32) -> Option<u64> {
+    let bits = bits?.checked_shr(offset)?;
+    Some(bits as u64 & low_mask(width))
+}
+
+/// `group_prints` of a group of relative floats: its print (see
+/// [`wide_print`]) in the two words at `slot`.
+#[inline(always)]
+pub fn wide_group_print(
+    slot: usize,
+    prints: &mut [u64],
+    group: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
+) -> Result<(), Error> {
+    record_print(prints, slot, &wide(Fingerprint::of(0, group)?));
+    Ok(())
+}
+
+/// A field type whose value alone gives its bits, compared bit for bit
+/// (floats by their bits, not `==`): what `write_delta_cached` checks
+/// before fingerprinting a group of such fields ([`kept_group`]).
+pub trait SameBits {
+    /// Whether `self` and `other` are the same bits.
+    fn same_bits(&self, other: &Self) -> bool;
+}
+
+macro_rules! same_bits_eq {
+    ($($ty:ty),*) => {$(
+        impl SameBits for $ty {
+            #[inline(always)]
+            fn same_bits(&self, other: &Self) -> bool {
+                self == other
+            }
+        }
+    )*};
+}
+
+same_bits_eq!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl SameBits for f32 {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl SameBits for f64 {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl<T: SameBits, const N: usize> SameBits for [T; N] {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.iter().zip(other).all(|(a, b)| a.same_bits(b))
+    }
+}
+
+impl<T: SameBits> SameBits for Option<T> {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.same_bits(b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+/// `write_delta_cached`, before a group of [`SameBits`] fields: when they
+/// are the baseline's bit for bit (`same`) and the baseline's print is
+/// known (`slots` words from `slot`), that is this group's print too;
+/// records it and writes the 0 flag
+/// without fingerprinting anything. Returns whether it did (else the
+/// group's usual code follows). The baseline's print was taken from values
+/// the sender wrote, so the same values write without an `Err`.
+#[inline(always)]
+pub fn kept_group<W: BitWrite>(
+    writer: &mut W,
+    (slot, slots): (usize, usize),
+    baseline_prints: &[u64],
+    prints: &mut [u64],
+    same: bool,
+) -> Result<bool, Error> {
+    let Some(held) = baseline_prints.get(slot..slot + slots).filter(|_| same) else { return Ok(false) };
+    record_print(prints, slot, held);
+    writer.write_bool(false)?;
+    Ok(true)
+}
+
+/// Records `print` at `slot` of `prints` (nothing when `prints` is empty:
+/// a value whose prints are not kept).
+#[inline(always)]
+fn record_print(prints: &mut [u64], slot: usize, print: &[u64]) {
+    if let Some(mine) = prints.get_mut(slot..slot + print.len()) {
+        mine.copy_from_slice(print);
+    }
 }
 
 /// `group_prints`: the print [`cached_group`] records for a group.
@@ -66,10 +236,7 @@ pub fn group_print(
     prints: &mut [u64],
     group: impl FnOnce(&mut BitFingerprint) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let print = Fingerprint::of(0, group)?.digest();
-    if let Some(slot) = prints.get_mut(record) {
-        *slot = print;
-    }
+    record_print(prints, record, &[Fingerprint::of(0, group)?.digest()]);
     Ok(())
 }
 
@@ -178,7 +345,7 @@ relative!(relative_isize, isize, |v| i64::try_from(v).ok(), |min, max| (min as i
 /// `#[bitpack(relative)]` on a `#[quantize(min, max, res)]` float: its
 /// steps coded against the baseline's ([`crate::change::write_relative_steps`]).
 macro_rules! relative_float {
-    ($module:ident, $float:ident, $quantizer:ident, $write:literal, $read:literal) => {
+    ($module:ident, $float:ident, $quantizer:ident, $int:ident, $write:literal, $read:literal) => {
         #[doc = concat!("`#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `", stringify!($float), "`.")]
         pub mod $module {
             use crate::change::relative::{StepsBaseline, read_steps};
@@ -197,14 +364,23 @@ macro_rules! relative_float {
             /// does not depend on the baseline.
             #[inline(always)]
             fn agreed_steps(quantizer: &$quantizer, baseline: $float) -> Option<u64> {
-                let steps = quantizer.quantize(baseline);
+                agreed_of(quantizer, u64::from(quantizer.quantize(baseline)))
+            }
+
+            /// [`agreed_steps`] of a baseline that quantizes to `steps`.
+            #[inline(always)]
+            fn agreed_of(quantizer: &$quantizer, steps: u64) -> Option<u64> {
+                if steps > u64::from(quantizer.max_integer()) {
+                    return None;
+                }
                 // Every step decodes to a value that quantizes back to it:
                 // no need to try (a constant for a constant declaration).
                 if quantizer.resolves_every_step() {
-                    return Some(u64::from(steps));
+                    return Some(steps);
                 }
-                let decoded = quantizer.dequantize(steps)?;
-                (quantizer.quantize(decoded) == steps).then_some(u64::from(steps))
+                // Lossless: at most the maximum.
+                let decoded = quantizer.dequantize(steps as $int)?;
+                (u64::from(quantizer.quantize(decoded)) == steps).then_some(steps)
             }
 
             /// What the reader knows of the steps the writer coded against,
@@ -252,6 +428,61 @@ macro_rules! relative_float {
                 Some(i64::try_from(base).ok()?.saturating_add(moved).clamp(0, max) as u64)
             }
 
+            /// The baseline's steps where both sides agree on them (see
+            /// `agreed_steps`), from its steps when known (`steps`, read from
+            /// its print), else from its value; `None` also for a declaration
+            /// `quantized_bits` refuses. For `write_delta_cached`, which
+            /// quantizes a group's floats once.
+            #[inline(always)]
+            pub fn agreed(
+                steps: Option<u64>,
+                baseline: $float,
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Option<u64> {
+                let quantizer = $quantizer::new(min, max, res)?;
+                match steps {
+                    Some(steps) => agreed_of(&quantizer, steps.try_into().ok()?),
+                    None => agreed_steps(&quantizer, baseline),
+                }
+            }
+
+            /// [`write`] of a value quantized already: its `steps` against the
+            /// baseline's agreed steps `base` (see [`agreed`]).
+            #[inline(always)]
+            pub fn write_steps<W: BitWrite>(
+                writer: &mut W,
+                steps: u64,
+                base: Option<u64>,
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<(), Error> {
+                let invalid = Error::new(ErrorKind::InvalidDeclaration, writer.bits_written());
+                let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
+                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
+            /// [`write_predicted`] of a value quantized already, as
+            /// [`write_steps`] is [`write`]: `rate` the baseline's rate's agreed steps.
+            #[inline(always)]
+            pub fn write_predicted_steps<W: BitWrite>(
+                writer: &mut W,
+                steps: u64,
+                base: Option<u64>,
+                (rate, rate_min, rate_max, rate_res, dt): (Option<u64>, $float, $float, $float, $float),
+                min: $float,
+                max: $float,
+                res: $float,
+            ) -> Result<(), Error> {
+                let invalid = Error::new(ErrorKind::InvalidDeclaration, writer.bits_written());
+                let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
+                let rate_quantizer = $quantizer::new(rate_min, rate_max, rate_res).ok_or(invalid)?;
+                let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
+                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
             /// `#[bitpack(relative(rate = field, dt = D))]`: [`write`], coded against
             /// the baseline moved by the baseline's rate times `dt`; `predict` is the
             /// baseline's rate, its declaration (`min`, `max`, `res`) and `dt`.
@@ -273,11 +504,18 @@ macro_rules! relative_float {
                 if !value.is_finite() {
                     return Err(Error::new(ErrorKind::NonFiniteFloat, at));
                 }
-                let base = agreed_steps(&quantizer, baseline);
+                let (steps, base) =
+                    (u64::from(quantizer.quantize(value)), agreed_steps(&quantizer, baseline));
                 let rate = agreed_steps(&rate_quantizer, rate);
-                let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
-                let steps = u64::from(quantizer.quantize(value));
-                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+                write_predicted_steps(
+                    writer,
+                    steps,
+                    base,
+                    (rate, rate_min, rate_max, rate_res, dt),
+                    min,
+                    max,
+                    res,
+                )
             }
 
             /// Reads what [`write_predicted`] wrote against the same baseline (or
@@ -336,9 +574,9 @@ macro_rules! relative_float {
                 if !value.is_finite() {
                     return Err(Error::new(ErrorKind::NonFiniteFloat, at));
                 }
-                let base = agreed_steps(&quantizer, baseline);
-                let steps = u64::from(quantizer.quantize(value));
-                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+                let (steps, base) =
+                    (u64::from(quantizer.quantize(value)), agreed_steps(&quantizer, baseline));
+                write_steps(writer, steps, base, min, max, res)
             }
 
             /// Reads what [`write`] wrote, against the baseline or what was decoded
@@ -367,8 +605,8 @@ macro_rules! relative_float {
     };
 }
 
-relative_float!(relative_f32, f32, Quantizer, "write_compressed_float", "read_compressed_float");
-relative_float!(relative_f64, f64, Quantizer64, "write_compressed_double", "read_compressed_double");
+relative_float!(relative_f32, f32, Quantizer, u32, "write_compressed_float", "read_compressed_float");
+relative_float!(relative_f64, f64, Quantizer64, u64, "write_compressed_double", "read_compressed_double");
 
 /// Expands to its items when the core has `alloc`, else to nothing: the
 /// `ChangeGroups` methods a `Sender` calls (`write_to_within` and the

@@ -893,6 +893,10 @@ where
                 // With the baseline's prints kept, the items met here are
                 // all the later walks need (see `write_items`).
                 let keep_items = per > 0 && !baseline_prints.is_empty();
+                // Written from the items alone, straight into the packet: no
+                // later pass reads the candidates (a packet that does not fit
+                // is measured again), so they are not recorded.
+                let candidates = !(keep_items && budget.direct);
                 // The items met, kept in the budget's scratch (no allocation once warm).
                 let mut met = core::mem::take(&mut budget.met);
                 met.clear();
@@ -901,7 +905,9 @@ where
                 for step in merge(now.clone(), base.clone()) {
                     let item = is_item(&step);
                     if item {
-                        budget.push(step.key().to_u128(), kind_of(&step));
+                        if candidates {
+                            budget.push(step.key().to_u128(), kind_of(&step));
+                        }
                         if keep_items {
                             met.push(([place.item, place.now, place.rank], kind_of(&step)));
                         }
@@ -917,6 +923,9 @@ where
                     let mut measured = measured;
                     write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
                 } else {
+                    // The buffer's old prints stay where they are: every
+                    // entry's are written below (copied, or recorded by its
+                    // delta), so only a longer world's new room is zeroed.
                     prints.resize(len.saturating_mul(per), 0);
                     let mut cached =
                         Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };

@@ -48,9 +48,16 @@ pub use batch::{
 #[cfg(feature = "alloc")]
 pub use batch::{read_blocks, read_items};
 // ... change groups (`cached_group` and `group_print` in the
-// `write_delta_cached` and `group_prints` a `Sender` calls, and `if_alloc`
-// around those methods, which exist only with `alloc`);
-pub use change::{cached_group, delta_group, delta_group_sent, group_print, if_alloc, tracked_group};
+// `write_delta_cached` and `group_prints` a `Sender` calls, and the
+// `wide` prints of a group of relative floats quantized once there
+// (`wide_print`, `held_wide`, `cached_wide`, `held_bits`, `steps_at`,
+// `wide_group_print`), `kept_group` and `SameBits` for a group of plain
+// fields the baseline's bit for bit, and `if_alloc` around those methods,
+// which exist only with `alloc`);
+pub use change::{
+    SameBits, cached_group, cached_wide, delta_group, delta_group_sent, group_print, held_bits, held_wide,
+    if_alloc, kept_group, steps_at, tracked_group, wide_group_print, wide_print,
+};
 // ... every body as one write or read (rolled back on `Err`), and the
 // reads that allocate, within the reader's budget;
 #[cfg(feature = "alloc")]
@@ -91,12 +98,12 @@ pub use bulk::{read_bools, read_ints};
 pub use crate::columns::{
     COLUMN_BOOL_SCHEMA, ColumnInt, Columns, claim_column, column_array_schema, column_enum_schema,
     column_fields_schema, column_int_schema, column_len_max_bits, column_len_min_bits, column_next,
-    column_option_schema, column_rows_schema, column_text_schema, column_vec_schema, columns_field_schema,
-    columns_max_bits, count_present, flat_count, int_column_bits, into_array, length_column_max_bits,
-    read_bool_column, read_column_len, read_int_column, read_length_column, read_rows, read_tag_column,
-    read_text_column, split_arrays, split_copy_arrays, split_vecs, text_column_max_bits, write_bool_column,
-    write_column_len, write_int_column, write_length_column, write_tag_column, write_text_column,
-    zip_options,
+    column_option_schema, column_rows_schema, column_text_schema, column_values, column_vec_schema,
+    columns_field_schema, columns_max_bits, count_present, flat_count, int_column_bits, into_array,
+    length_column_max_bits, read_bool_column, read_column_len, read_int_column, read_length_column,
+    read_rows, read_tag_column, read_text_column, split_arrays, split_copy_arrays, split_copy_vecs,
+    split_vecs, text_column_max_bits, write_bool_column, write_column_len, write_int_column,
+    write_int_slices, write_length_column, write_tag_column, write_text_column, zip_options,
 };
 #[cfg(feature = "alloc")]
 pub use core::iter::{IntoIterator, Iterator};

@@ -14,7 +14,9 @@
     clippy::redundant_closure,
     clippy::needless_question_mark,
     clippy::deref_addrof,
-    clippy::identity_op
+    clippy::identity_op,
+    clippy::collapsible_if,
+    unused_parens
 )]
 
 use crate::__private as p;
@@ -524,6 +526,109 @@ fn quantized_floats_code_against_a_baseline() {
     let mut reader = BitReader::new(&buf[..used]);
     assert!((p::relative_f32::read(&mut reader, 1.0, -10.0, 10.0, 0.01).unwrap() - 1.5).abs() <= 0.005);
     assert!((p::relative_f64::read(&mut reader, -2.0, -1.0e6, 1.0e6, 0.001).unwrap() + 2.5).abs() <= 0.0005);
+}
+
+/// A `write_delta_cached` group of relative floats (expand/change_groups/cached.rs,
+/// `steps_group`): `#[change_group(motion)]` over `x` (`#[quantize(min = -10.0,
+/// max = 10.0, res = 0.01)] #[bitpack(relative(rate = v, dt = 0.5))]`) and `v`
+/// (`#[quantize(min = -4.0, max = 4.0, res = 0.01)] #[bitpack(relative)]`),
+/// each quantized once, the group's print its bits in two words (`wide`),
+/// the baseline's steps read from its print; the same bits as the closures'
+/// form, and the print `group_prints` records (`wide_group_print`).
+#[cfg(feature = "alloc")]
+#[test]
+fn a_group_of_relative_floats_quantizes_once() {
+    let write = |(x, v): (f32, f32), (bx, bv): (f32, f32), baseline_prints: &[u64], prints: &mut [u64]| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        let writer = &mut writer;
+        if !p::kept_group(
+            writer,
+            (0, 2),
+            baseline_prints,
+            prints,
+            p::SameBits::same_bits(&x, &bx) && p::SameBits::same_bits(&v, &bv),
+        )? {
+            let mut valid = true;
+            let now_steps0 = p::quantized_bits(x, -10.0, 10.0, 0.01, &mut valid);
+            let now_steps1 = p::quantized_bits(v, -4.0, 4.0, 0.01, &mut valid);
+            assert!(valid);
+            let print = p::wide_print([
+                (now_steps0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+                (now_steps1, (p::quantize_bits(-4.0, 4.0, 0.01) as u32)),
+            ]);
+            let held = p::held_wide(baseline_prints, 0);
+            if p::cached_wide(writer, 0, held, prints, print, |writer: &mut p::BitFingerprint| {
+                p::BitWrite::write_compressed_float(writer, bx, -10.0, 10.0, 0.01)?;
+                p::BitWrite::write_compressed_float(writer, bv, -4.0, 4.0, 0.01)?;
+                p::Ok(())
+            })? {
+                let held_bits = p::held_bits(
+                    held,
+                    0 + (p::quantize_bits(-10.0, 10.0, 0.01) as u32)
+                        + (p::quantize_bits(-4.0, 4.0, 0.01) as u32),
+                );
+                let base_steps0 = p::relative_f32::agreed(
+                    p::steps_at(held_bits, 0, (p::quantize_bits(-10.0, 10.0, 0.01) as u32)),
+                    bx,
+                    -10.0,
+                    10.0,
+                    0.01,
+                );
+                let base_steps1 = p::relative_f32::agreed(
+                    p::steps_at(
+                        held_bits,
+                        0 + (p::quantize_bits(-10.0, 10.0, 0.01) as u32),
+                        (p::quantize_bits(-4.0, 4.0, 0.01) as u32),
+                    ),
+                    bv,
+                    -4.0,
+                    4.0,
+                    0.01,
+                );
+                p::relative_f32::write_predicted_steps(
+                    writer,
+                    now_steps0,
+                    base_steps0,
+                    (base_steps1, -4.0, 4.0, 0.01, 0.5),
+                    -10.0,
+                    10.0,
+                    0.01,
+                )?;
+                p::relative_f32::write_steps(writer, now_steps1, base_steps1, -4.0, 4.0, 0.01)?;
+            }
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    let group = |x, v| {
+        move |writer: &mut p::BitFingerprint| {
+            p::BitWrite::write_compressed_float(writer, x, -10.0, 10.0, 0.01)?;
+            p::BitWrite::write_compressed_float(writer, v, -4.0, 4.0, 0.01)
+        }
+    };
+    // The closures' form: each float fingerprinted, then written relative.
+    let plain = |(x, v): (f32, f32), (bx, bv): (f32, f32)| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf);
+        let writer = &mut writer;
+        if p::delta_group(writer, group(x, v), group(bx, bv))? {
+            p::relative_f32::write_predicted(writer, x, bx, (bv, -4.0, 4.0, 0.01, 0.5), -10.0, 10.0, 0.01)?;
+            p::relative_f32::write(writer, v, bv, -4.0, 4.0, 0.01)?;
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    let then = (1.0, 2.0);
+    let mut held = [0u64; 2];
+    p::wide_group_print(0, &mut held, group(then.0, then.1)).unwrap();
+    for now in [(1.0, 2.0), (2.0, 2.0), (1.0, -3.0), (9.5, 0.0)] {
+        let expected = plain(now, then).unwrap();
+        let (mut known, mut unknown, mut recorded) = ([0u64; 2], [0u64; 2], [0u64; 2]);
+        assert_eq!(write(now, then, &held, &mut known).unwrap(), expected, "{now:?}");
+        assert_eq!(write(now, then, &[], &mut unknown).unwrap(), expected, "{now:?}");
+        p::wide_group_print(0, &mut recorded, group(now.0, now.1)).unwrap();
+        assert_eq!((known, unknown), (recorded, recorded));
+        assert_eq!(now == then, expected.0 == 1);
+    }
 }
 
 /// Change groups, tracked and delta (expand/change_groups.rs): `name` is
@@ -1233,25 +1338,41 @@ impl p::ChangeGroups for Entry {
                 writer,
                 #[inline(always)]
                 |writer| {
-                    if p::cached_group(
+                    if !p::kept_group(
                         writer,
-                        0,
+                        (0, 1),
                         baseline_prints,
                         prints,
-                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
-                        |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                        p::SameBits::same_bits(&self.id, &baseline.id),
                     )? {
-                        p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                        if p::cached_group(
+                            writer,
+                            0,
+                            baseline_prints,
+                            prints,
+                            |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, self.id, 0, 1023),
+                            |writer: &mut p::BitFingerprint| p::ranged_u16::write(writer, baseline.id, 0, 1023),
+                        )? {
+                            p::ranged_u16::write(writer, self.id, 0, 1023)?;
+                        }
                     }
-                    if p::cached_group(
+                    if !p::kept_group(
                         writer,
-                        1,
+                        (1, 1),
                         baseline_prints,
                         prints,
-                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
-                        |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                        p::SameBits::same_bits(&self.hp, &baseline.hp),
                     )? {
-                        p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                        if p::cached_group(
+                            writer,
+                            1,
+                            baseline_prints,
+                            prints,
+                            |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, self.hp, 0, 100),
+                            |writer: &mut p::BitFingerprint| p::ranged_u8::write(writer, baseline.hp, 0, 100),
+                        )? {
+                            p::ranged_u8::write(writer, self.hp, 0, 100)?;
+                        }
                     }
                     p::Ok(())
                 },
@@ -2401,13 +2522,11 @@ fn columns_write_and_read_as_generated() {
             p::Iterator::map(p::Clone::clone(&__column_items0), p::Vec::len),
             4,
         )?;
-        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
-        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        p::write_int_slices(__writer, __column_items0)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.4);
         p::write_text_column(__writer, p::Iterator::map(__column_items0, p::String::as_str), 4)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.5);
-        let __column_items1 = p::Iterator::flat_map(__column_items0, p::IntoIterator::into_iter);
-        p::write_int_column(__writer, p::Iterator::copied(__column_items1))?;
+        p::write_int_slices(__writer, __column_items0)?;
         let __column_items0 = p::Iterator::map(p::Clone::clone(&__items), |__item| &__item.6);
         for __row0 in __column_items0 {
             <f32 as p::BitPack>::write_to(__row0, __writer)?;
@@ -2435,7 +2554,7 @@ fn columns_write_and_read_as_generated() {
         let __column0_3: p::Vec<p::Vec<u8>> = {
             let (__lengths0, __total0) = p::read_length_column(__reader, __count, 4)?;
             let __values0 = p::read_int_column::<u8>(__reader, __total0)?;
-            p::split_vecs(__reader, __lengths0, __values0)?
+            p::split_copy_vecs(__reader, __lengths0, __values0)?
         };
         let __column0_4: p::Vec<p::String> = p::read_text_column(__reader, __count, 4)?;
         let __column0_5: p::Vec<[u16; 2]> = {
@@ -2448,28 +2567,31 @@ fn columns_write_and_read_as_generated() {
                 let __row0 = <f32 as p::BitPack>::read_from(__reader)?;
                 p::Ok(__row0)
             })?;
-        let mut __columns = (
-            p::IntoIterator::into_iter(__column0_0),
-            p::IntoIterator::into_iter(__column0_1),
-            p::IntoIterator::into_iter(__column0_2),
-            p::IntoIterator::into_iter(__column0_3),
-            p::IntoIterator::into_iter(__column0_4),
-            p::IntoIterator::into_iter(__column0_5),
-            p::IntoIterator::into_iter(__column0_6),
-        );
         p::claim_column::<Row>(__reader, __count)?;
-        let mut __out = p::Vec::with_capacity(__count);
-        for _ in 0..__count {
-            __out.push((
-                p::column_next(&mut __columns.0, __reader)?,
-                p::column_next(&mut __columns.1, __reader)?,
-                p::column_next(&mut __columns.2, __reader)?,
-                p::column_next(&mut __columns.3, __reader)?,
-                p::column_next(&mut __columns.4, __reader)?,
-                p::column_next(&mut __columns.5, __reader)?,
-                p::column_next(&mut __columns.6, __reader)?,
-            ));
-        }
+        let __out: p::Vec<Row> = p::Iterator::collect(p::Iterator::map(
+            p::Iterator::zip(
+                p::Iterator::zip(
+                    p::Iterator::zip(
+                        p::Iterator::zip(
+                            p::Iterator::zip(
+                                p::Iterator::zip(
+                                    p::column_values(__reader, __column0_0, __count)?,
+                                    p::column_values(__reader, __column0_1, __count)?,
+                                ),
+                                p::column_values(__reader, __column0_2, __count)?,
+                            ),
+                            p::column_values(__reader, __column0_3, __count)?,
+                        ),
+                        p::column_values(__reader, __column0_4, __count)?,
+                    ),
+                    p::column_values(__reader, __column0_5, __count)?,
+                ),
+                p::column_values(__reader, __column0_6, __count)?,
+            ),
+            |((((((__field0, __field1), __field2), __field3), __field4), __field5), __field6)| {
+                (__field0, __field1, __field2, __field3, __field4, __field5, __field6)
+            },
+        ));
         let (__tags, __counts) = p::read_tag_column::<3>(__reader, 3)?;
         assert_eq!(__counts, [1, 1, 1]);
         let __nested = {
@@ -2478,12 +2600,26 @@ fn columns_write_and_read_as_generated() {
             let __arrays: p::Vec<[u32; 2]> = p::split_arrays(__reader, 3, __values0)?;
             __arrays
         };
+        // An enum's variants take their fields' values in order, as its tags name them.
+        let mut __column1_0 = p::IntoIterator::into_iter(__nested);
+        let mut __nested = p::Vec::with_capacity(3);
+        for _ in 0..3 {
+            __nested.push(p::column_next(&mut __column1_0, __reader)?);
+        }
         p::Ok((__out, __tags, __nested))
     };
     let (read_rows, read_tags, read_nested) = read(&mut reader).unwrap();
     assert_eq!(read_rows, rows);
     assert_eq!(read_tags, tags);
     assert_eq!(read_nested, nested);
+    // `Vec`s of values that do not copy are cut from their column one by one.
+    let vecs = p::split_vecs(&mut reader, alloc::vec![1, 0, 2], alloc::vec![3u64, 4, 5]).unwrap();
+    assert_eq!(vecs, [alloc::vec![3u64], alloc::vec![], alloc::vec![4, 5]]);
+    let error = p::split_copy_vecs(&mut reader, alloc::vec![2], alloc::vec![1u8]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
+    // A struct's column short of its count is refused, not zipped short.
+    let error = p::column_values(&reader, alloc::vec![1u8], 2).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NonCanonical);
     let array: [u8; 2] = p::into_array(&reader, alloc::vec![1, 2]).unwrap();
     assert_eq!(array, [1, 2]);
     // The sizes and fingerprints generated `MAX_BITS`, `MIN_BITS` and `SCHEMA` name.

@@ -113,48 +113,59 @@ pub struct Budget {
     /// measure pass, and the one it records for the world.
     pub(crate) baseline_prints: Prints,
     pub(crate) prints: Prints,
+    /// The measure pass under way writes straight into the packet
+    /// ([`Budget::begin_direct`]): should the packet not fit, a new measure
+    /// pass counts every candidate again, so this one need not record those
+    /// it can skip (see `keyed::write_delta`).
+    pub(crate) direct: bool,
 }
 
 /// The group prints of every entry of each keyed collection of a state,
 /// by visit: `entries x V::PRINTS` digests in key order (see
-/// [`crate::ChangeGroups::write_delta_cached`]), empty when not known. A
-/// sender keeps one beside each state it recorded, so that a delta against
-/// it compares the world's groups with the baseline's prints instead of
+/// [`crate::ChangeGroups::write_delta_cached`]), or not known. A sender
+/// keeps one beside each state it recorded, so that a delta against it
+/// compares the world's groups with the baseline's prints instead of
 /// fingerprinting the baseline again.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Prints {
-    pub(crate) visits: Vec<Vec<u64>>,
+    /// Each visit's buffer, and whether it holds that visit's prints. A
+    /// buffer forgotten keeps its contents, so that the next visit given it
+    /// need not zero what it writes over anyway.
+    pub(crate) visits: Vec<(bool, Vec<u64>)>,
 }
 
 impl Prints {
     /// Forgets every print, keeping the buffers.
     pub(crate) fn clear(&mut self) {
-        for visit in &mut self.visits {
-            visit.clear();
+        for (known, _) in &mut self.visits {
+            *known = false;
         }
     }
 
-    /// The prints of visit `number`, to fill (emptied).
+    /// A buffer for the prints of visit `number`, to fill: its old contents,
+    /// any length (a visit writes every print it keeps).
     pub(crate) fn take(&mut self, number: usize) -> Vec<u64> {
         if self.visits.len() <= number {
-            self.visits.resize_with(number + 1, Vec::new);
+            self.visits.resize_with(number + 1, Default::default);
         }
-        let mut prints = core::mem::take(&mut self.visits[number]);
-        prints.clear();
-        prints
+        self.visits[number].0 = false;
+        core::mem::take(&mut self.visits[number].1)
     }
 
     pub(crate) fn put(&mut self, number: usize, prints: Vec<u64>) {
         if let Some(slot) = self.visits.get_mut(number) {
-            *slot = prints;
+            *slot = (true, prints);
         }
     }
 
-    /// Visit `number`'s prints, taken out, if they hold `len` of them (and
-    /// some); else an empty buffer.
+    /// Visit `number`'s prints, taken out, if they are known and hold `len`
+    /// of them (and some); else an empty buffer.
     pub(crate) fn take_if_holds(&mut self, number: usize, len: usize) -> Vec<u64> {
         match self.visits.get_mut(number) {
-            Some(prints) if prints.len() == len => core::mem::take(prints),
+            Some((known @ true, prints)) if prints.len() == len && len > 0 => {
+                *known = false;
+                core::mem::take(prints)
+            }
             _ => Vec::new(),
         }
     }
@@ -198,7 +209,15 @@ impl Budget {
             met: Vec::new(),
             baseline_prints: Prints { visits: Vec::new() },
             prints: Prints { visits: Vec::new() },
+            direct: false,
         }
+    }
+
+    /// Starts a measure pass that writes straight into the packet (see
+    /// [`Budget::direct`]).
+    pub(crate) fn begin_direct(&mut self) {
+        self.begin(Pass::Measure);
+        self.direct = true;
     }
 
     pub(crate) fn pass(&self) -> Pass {
@@ -209,6 +228,7 @@ impl Budget {
     pub(crate) fn begin(&mut self, pass: Pass) {
         self.pass = pass;
         self.next_visit = 0;
+        self.direct = false;
         if pass == Pass::Measure {
             self.visits.clear();
             self.candidates.clear();

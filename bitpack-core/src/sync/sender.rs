@@ -197,7 +197,7 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         let attempt = if budget.is_waiting() {
             Err(Error::new(ErrorKind::BufferFull, 0))
         } else {
-            budget.begin(Pass::Measure);
+            budget.begin_direct();
             let mut writer = BitWriter::new(buf);
             write_packet(&header, world, baseline, &mut writer, budget).and_then(|()| writer.finish())
         };

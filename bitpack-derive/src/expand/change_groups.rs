@@ -19,7 +19,7 @@ use crate::expand::runtime::{self, FloatItem};
 use crate::expand::tokens::respan;
 use crate::ir::consts::Steps;
 use crate::ir::encoding::{Encoding, Float};
-use crate::ir::items::{ChangeItem, Changes, Item, Predict};
+use crate::ir::items::{ChangeItem, Changes, Group, Item, Predict};
 use crate::ir::keyed::Keyed;
 use crate::ir::{Field, Fields, Plan};
 use proc_macro2::{Literal, Span, TokenStream};
@@ -457,9 +457,9 @@ impl Code<'_, '_> {
         match mode {
             Delta::Plain | Delta::Within => quote!(#p::delta_group(#writer, #now, #then)),
             Delta::Cached => {
-                let (record, baseline_prints, prints) =
-                    (Index::from(record), &self.names.baseline_prints, &self.names.prints);
-                quote!(#p::cached_group(#writer, #record, #baseline_prints, #prints, #now, #then))
+                let (slot, baseline_prints, prints) =
+                    (self.slot(record).0, &self.names.baseline_prints, &self.names.prints);
+                quote!(#p::cached_group(#writer, #slot, #baseline_prints, #prints, #now, #then))
             }
         }
     }
@@ -473,28 +473,13 @@ impl Code<'_, '_> {
         match item {
             ChangeItem::Always(position) => self.delta_field_write(*position),
             ChangeItem::Group(group) => {
-                let now = self.write_items(&group.items, &quote!(self));
-                let then = self.write_items(&group.items, &quote!(#baseline));
-                let writes = group.delta.iter().map(|item| match item {
-                    Item::Field(position) => self.delta_field_write(*position),
-                    item => items::write(self.names, self.fields, item, &|p| self.place(&quote!(self), p)),
-                });
-                let flag = self.delta_flag(
-                    mode,
-                    group.record,
-                    quote!(|#writer: &mut #p::BitFingerprint| {
-                        #now
-                        #p::Ok(())
-                    }),
-                    quote!(|#writer: &mut #p::BitFingerprint| {
-                        #then
-                        #p::Ok(())
-                    }),
-                );
-                quote! {
-                    if #flag? {
-                        #(#writes)*
+                let write = self.group_delta_write(group, mode);
+                match mode {
+                    Delta::Cached => {
+                        let write = self.steps_group(group, &write).unwrap_or(write);
+                        self.kept_group(group, write)
                     }
+                    Delta::Plain | Delta::Within => write,
                 }
             }
             ChangeItem::Keyed { field, .. } => match self.keyed(*field) {
@@ -532,6 +517,35 @@ impl Code<'_, '_> {
                         #write
                     }
                 }
+            }
+        }
+    }
+
+    /// A group's delta write: its flag (judged as `mode` says), then its
+    /// fields, relative ones against the baseline.
+    fn group_delta_write(&self, group: &Group, mode: Delta) -> TokenStream {
+        let (p, writer, baseline) = (&self.names.runtime, &self.names.writer, &self.names.baseline);
+        let now = self.write_items(&group.items, &quote!(self));
+        let then = self.write_items(&group.items, &quote!(#baseline));
+        let writes = group.delta.iter().map(|item| match item {
+            Item::Field(position) => self.delta_field_write(*position),
+            item => items::write(self.names, self.fields, item, &|p| self.place(&quote!(self), p)),
+        });
+        let flag = self.delta_flag(
+            mode,
+            group.record,
+            quote!(|#writer: &mut #p::BitFingerprint| {
+                #now
+                #p::Ok(())
+            }),
+            quote!(|#writer: &mut #p::BitFingerprint| {
+                #then
+                #p::Ok(())
+            }),
+        );
+        quote! {
+            if #flag? {
+                #(#writes)*
             }
         }
     }

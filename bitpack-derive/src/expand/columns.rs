@@ -8,7 +8,7 @@ use crate::expand::names::Names;
 use crate::ir::columns::column_of;
 use crate::ir::{Body, Fields, Plan};
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::Ident;
 
 /// The `Columns` impl, if the type asked for one.
@@ -58,6 +58,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>) -> Option<TokenStream> {
 /// One field's column: its locals, and its views.
 struct FieldColumn {
     write: TokenStream,
+    /// Binds the decoded `Vec` to the column's local.
     read: TokenStream,
     header: TokenStream,
     item: TokenStream,
@@ -93,7 +94,6 @@ fn field_columns(
                 }},
                 read: quote! {
                     let #local: #p::Vec<#ty> = #read;
-                    let mut #local = #p::IntoIterator::into_iter(#local);
                 },
                 header: columns::header_max_bits(names, &column),
                 item: columns::item_max_bits(names, &column),
@@ -109,14 +109,21 @@ fn column_local(prefix: usize, position: usize) -> Ident {
     format_ident!("__column{}_{}", prefix, position)
 }
 
-/// `Self { field: next value, skipped: Default }` for a field list.
-fn construct(names: &Names, path: TokenStream, fields: &Fields<'_>, prefix: usize) -> TokenStream {
-    let (p, reader) = (&names.runtime, &names.reader);
+/// `Self { field: value(position), skipped: Default }` for a field list.
+fn construct(
+    names: &Names,
+    path: TokenStream,
+    fields: &Fields<'_>,
+    value: impl Fn(usize) -> TokenStream,
+) -> TokenStream {
+    let p = &names.runtime;
     let values = fields.fields.iter().enumerate().map(|(position, field)| {
         let member = &field.member;
-        let local = column_local(prefix, position);
         match field.encoding {
-            Some(_) => quote!(#member: #p::column_next(&mut #local, #reader)?),
+            Some(_) => {
+                let value = value(position);
+                quote!(#member: #value)
+            }
             None => quote!(#member: #p::Default::default()),
         }
     });
@@ -139,7 +146,20 @@ fn structure(names: &Names, fields: &Fields<'_>) -> Parts {
     let headers = columns.iter().map(|(_, column)| &column.header);
     let items = columns.iter().map(|(_, column)| &column.item);
     let schemas = columns.iter().map(|(_, column)| &column.schema);
-    let construct = construct(names, quote!(Self), fields, 0);
+    // The columns zipped, each checked to hold `__count` values: a zip of
+    // `Vec` iterators collects at its exact length with no check per value.
+    let (mut zipped, mut pattern) = (quote!(0..__count), quote!(_));
+    for (index, (position, _)) in columns.iter().enumerate() {
+        let (local, value) = (column_local(0, *position), field_local(*position));
+        let column = quote!(#p::column_values(#reader, #local, __count)?);
+        (zipped, pattern) = if index == 0 {
+            (column, quote!(#value))
+        } else {
+            (quote!(#p::Iterator::zip(#zipped, #column)), quote!((#pattern, #value)))
+        };
+    }
+    let construct =
+        construct(names, quote!(Self), fields, |position| field_local(position).into_token_stream());
     (
         quote!(#p::sum(&[#(#headers),*])),
         quote!(#p::sum(&[#(#items),*])),
@@ -152,13 +172,16 @@ fn structure(names: &Names, fields: &Fields<'_>) -> Parts {
         quote! {
             #(#reads)*
             #p::claim_column::<Self>(#reader, __count)?;
-            let mut __out = #p::Vec::with_capacity(__count);
-            for _ in 0..__count {
-                __out.push(#construct);
-            }
+            let __out: #p::Vec<Self> =
+                #p::Iterator::collect(#p::Iterator::map(#zipped, |#pattern| #construct));
             #p::Ok(__out)
         },
     )
+}
+
+/// The closure parameter holding field `position`'s value as a struct is built.
+fn field_local(position: usize) -> Ident {
+    format_ident!("__field{}", position)
 }
 
 fn enumeration(names: &Names, variants: &[(&Ident, &Fields<'_>)]) -> Parts {
@@ -186,9 +209,18 @@ fn enumeration(names: &Names, variants: &[(&Ident, &Fields<'_>)]) -> Parts {
         let variant_schemas = columns.iter().map(|(_, column)| &column.schema);
         schemas.push(quote!(#p::column_fields_schema(&[#(#variant_schemas),*])));
         writes.extend(columns.iter().map(|(_, column)| column.write.clone()));
-        reads.extend(columns.iter().map(|(_, column)| column.read.clone()));
+        reads.extend(columns.iter().map(|(position, column)| {
+            let (read, local) = (&column.read, column_local(index, *position));
+            quote! {
+                #read
+                let mut #local = #p::IntoIterator::into_iter(#local);
+            }
+        }));
         tag_arms.push(quote!(Self::#ident { .. } => #tag,));
-        let construct = construct(names, quote!(Self::#ident), fields, index);
+        let construct = construct(names, quote!(Self::#ident), fields, |position| {
+            let local = column_local(index, position);
+            quote!(#p::column_next(&mut #local, #reader)?)
+        });
         build_arms.push(quote!(#tag => #construct,));
     }
     (

@@ -148,6 +148,16 @@ impl Names {
         format_ident!("__steps{}", index)
     }
 
+    /// In `write_delta_cached`, a group's `index`th float quantized once:
+    /// its steps, and the baseline's agreed steps.
+    pub fn now_steps(&self, index: usize) -> Ident {
+        format_ident!("__now_steps{}", index)
+    }
+
+    pub fn base_steps(&self, index: usize) -> Ident {
+        format_ident!("__base_steps{}", index)
+    }
+
     pub fn lane_values(&self, index: usize) -> Ident {
         format_ident!("__lane_values{}", index)
     }

@@ -44,20 +44,13 @@ pub fn write(names: &Names, column: &Column<'_, '_>, items: &syn::Ident, depth: 
             }
         }
         Column::Vec { max_len, element } => {
-            let inner = write(names, &element_column(*element), &next, depth + 1);
+            let inner = elements(names, &element_column(*element), items, depth);
             quote! {
                 #p::write_length_column(#writer, #p::Iterator::map(#p::Clone::clone(&#items), #p::Vec::len), #max_len)?;
-                let #next = #p::Iterator::flat_map(#items, #p::IntoIterator::into_iter);
                 #inner
             }
         }
-        Column::Array { element, .. } => {
-            let inner = write(names, &element_column(*element), &next, depth + 1);
-            quote! {
-                let #next = #p::Iterator::flat_map(#items, #p::IntoIterator::into_iter);
-                #inner
-            }
-        }
+        Column::Array { element, .. } => elements(names, &element_column(*element), items, depth),
         Column::Text(max_len) => {
             quote!(#p::write_text_column(#writer, #p::Iterator::map(#items, #p::String::as_str), #max_len)?;)
         }
@@ -75,6 +68,21 @@ pub fn write(names: &Names, column: &Column<'_, '_>, items: &syn::Ident, depth: 
         }
         // Refused by `check`; nothing is written for it.
         Column::Unsupported(_) => TokenStream::new(),
+    }
+}
+
+/// Statements writing the column of the elements of the `Vec`s or arrays
+/// `items` yields: integers a slice at a time, the rest flattened.
+fn elements(names: &Names, column: &Column<'_, '_>, items: &syn::Ident, depth: usize) -> TokenStream {
+    let (p, writer) = (&names.runtime, &names.writer);
+    if let Column::Int(_) = column {
+        return quote!(#p::write_int_slices(#writer, #items)?;);
+    }
+    let next = items_local(depth + 1);
+    let inner = write(names, column, &next, depth + 1);
+    quote! {
+        let #next = #p::Iterator::flat_map(#items, #p::IntoIterator::into_iter);
+        #inner
     }
 }
 
@@ -104,20 +112,20 @@ pub fn read(names: &Names, column: &Column<'_, '_>, count: &TokenStream, depth: 
             }}
         }
         Column::Vec { max_len, element } => {
-            let inner = read(names, &element_column(*element), &quote!(#total), depth + 1);
+            let column = element_column(*element);
+            // Integers and bools copy: each `Vec` is copied from its slice.
+            let split = split(&column, quote!(split_copy_vecs), quote!(split_vecs));
+            let inner = read(names, &column, &quote!(#total), depth + 1);
             quote! {{
                 let (#lengths, #total) = #p::read_length_column(#reader, #count, #max_len)?;
                 let #values = #inner;
-                #p::split_vecs(#reader, #lengths, #values)?
+                #p::#split(#reader, #lengths, #values)?
             }}
         }
         Column::Array { len, element } => {
             let column = element_column(*element);
             // Integers and bools copy: their arrays are cut without a `Vec` each.
-            let split = match column {
-                Column::Int(_) | Column::Bool => quote!(split_copy_arrays),
-                _ => quote!(split_arrays),
-            };
+            let split = split(&column, quote!(split_copy_arrays), quote!(split_arrays));
             let inner = read(names, &column, &quote!(#total), depth + 1);
             quote! {{
                 let #total = #p::flat_count(#reader, #count, #len)?;
@@ -141,6 +149,15 @@ pub fn read(names: &Names, column: &Column<'_, '_>, count: &TokenStream, depth: 
             }
         }
         Column::Unsupported(_) => quote!(#p::Vec::new()),
+    }
+}
+
+/// The splitter of a flat column into collections: `copy` for integers and
+/// bools, else `other`.
+fn split(column: &Column<'_, '_>, copy: TokenStream, other: TokenStream) -> TokenStream {
+    match column {
+        Column::Int(_) | Column::Bool => copy,
+        _ => other,
     }
 }
 
