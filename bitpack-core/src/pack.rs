@@ -48,6 +48,34 @@ pub trait BitPack: Sized {
     /// cannot read each other's bits.
     const SCHEMA: u64;
 
+    /// Not part of the API (generated code only): the bits of every value
+    /// when its whole wire is one fixed-width scalar of at most 64 bits
+    /// (a derived enum without fields: its tag; a derived struct that is
+    /// one fused run), which a parent's fused run can hold as one leaf
+    /// through [`BitPack::__leaf`] and [`BitPack::__from_leaf`];
+    /// `__private::NOT_A_LEAF` for every other type.
+    #[doc(hidden)]
+    const __LEAF_BITS: u32 = crate::private::NOT_A_LEAF;
+
+    /// Not part of the API: the `__LEAF_BITS` bits [`BitPack::write_to`]
+    /// writes for the value (low bit first), `None` when it would refuse it
+    /// (and for a type that is no leaf).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __leaf(&self) -> Option<u64> {
+        None
+    }
+
+    /// Not part of the API: the value [`BitPack::read_from`] reads from
+    /// `raw` (its `__LEAF_BITS` bits), `None` when it would refuse them
+    /// (and for a type that is no leaf).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __from_leaf(raw: u64) -> Option<Self> {
+        let _ = raw;
+        None
+    }
+
     /// Writes the value's bits.
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error>;
 

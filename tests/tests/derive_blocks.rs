@@ -19,6 +19,17 @@ enum Kind {
     Gone,
 }
 
+/// One run of 6 bits: a leaf of `Element`'s run (levels 6 and 7 are on the
+/// wire but refused).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct State {
+    on: bool,
+    #[bits(min = 0, max = 5)]
+    level: u8,
+    #[bits(min = -1, max = 1)]
+    tilt: i8,
+}
+
 /// Every leaf kind in one run (bools, ranged ints, a u64, plain f32 and f64,
 /// quantized f32 and f64, arrays of them), then fields that are not run
 /// leaves, then a second run, and a skipped field.
@@ -40,7 +51,11 @@ struct Element {
     #[bits(min = -1000, max = 1000)]
     offsets: [i32; 2],
     flags: [bool; 3],
+    /// Nested leaves (an enum's tag, a one-run struct): in the block's run.
     kind: Kind,
+    state: State,
+    /// Its presence bit ends the block's run; its value follows it.
+    #[bits(min = 0, max = 200)]
     target: Option<u8>,
     #[quantize(min = -1.0, max = 1.0, res = 0.0078125)]
     stick: [f32; 2],
@@ -113,6 +128,7 @@ fn element(index: usize) -> Element {
         offsets: [-1000 + index as i32, 999],
         flags: [true, index.is_multiple_of(3), false],
         kind: [Kind::Still, Kind::Moving, Kind::Gone][index % 3],
+        state: State { on: index % 5 == 1, level: (index % 6) as u8, tilt: (index % 3) as i8 - 1 },
         target: (!index.is_multiple_of(4)).then_some(index as u8),
         stick: [at / 40.0, -at / 40.0],
         armor: (index * 3 % 101) as u8,
@@ -148,13 +164,15 @@ type Refusal = (&'static str, fn(&mut Element));
 
 #[test]
 fn a_refused_value_in_any_lane_fails_where_the_scalar_path_does() {
-    let refusals: [Refusal; 6] = [
+    let refusals: [Refusal; 8] = [
         ("NaN position", |e| e.position[1] = f32::NAN),
         ("infinite yaw", |e| e.yaw = f32::INFINITY),
         ("NaN double", |e| e.precise = f64::NAN),
         ("small", |e| e.small = 4),
         ("offsets", |e| e.offsets[1] = 1001),
         ("armor", |e| e.armor = 101),
+        ("state", |e| e.state.level = 6),
+        ("target", |e| e.target = Some(201)),
     ];
     for (what, refuse) in refusals {
         for at in [0, 5, 7, 8, 15, 16, 18] {
@@ -248,11 +266,17 @@ fn elements() -> impl Strategy<Value = Element> {
         ([float(), float(), float()], prop_oneof![8 => -1.0f32..7.0, 1 => float()], any::<f64>()),
         (prop_oneof![8 => -1.1e6f64..1.1e6, 1 => any::<f64>(), 1 => Just(f64::NAN)], [int(), int()]),
         (any::<[bool; 3]>(), 0usize..3, any::<Option<u8>>(), [float(), float()]),
-        prop_oneof![9 => 0u8..=100, 1 => any::<u8>()],
+        (
+            prop_oneof![9 => 0u8..=100, 1 => any::<u8>()],
+            any::<bool>(),
+            prop_oneof![9 => 0u8..=5, 1 => 6u8..=7],
+        ),
     )
         .prop_map(
-            |((alive, small, wide, raw), (position, yaw, double), (precise, offsets), rest, armor)| {
+            |((alive, small, wide, raw), (position, yaw, double), (precise, offsets), rest, last)| {
                 let (flags, kind, target, stick) = rest;
+                let (armor, on, level) = last;
+                let state = State { on, level, tilt: (level % 3) as i8 - 1 };
                 let kind = [Kind::Still, Kind::Moving, Kind::Gone][kind];
                 Element {
                     alive,
@@ -266,6 +290,7 @@ fn elements() -> impl Strategy<Value = Element> {
                     offsets,
                     flags,
                     kind,
+                    state,
                     target,
                     stick,
                     armor,
@@ -294,8 +319,120 @@ fn batches() -> impl Strategy<Value = Batch> {
         })
 }
 
+/// 65 bits in one run: too wide to be a leaf of a parent's run.
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Wide {
+    #[bits(min = 0, max = u64::MAX)]
+    bits: u64,
+    set: bool,
+}
+
+/// A nested field that is no leaf beside one that is: the block keeps the
+/// planner's runs (the nested values through their own impls).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Tagged {
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)]
+    x: f32,
+    wide: Wide,
+    kind: Kind,
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Tags {
+    #[bitpack(max_len = 40)]
+    tagged: Vec<Tagged>,
+}
+
+#[test]
+fn only_nested_types_of_one_run_of_at_most_64_bits_are_leaves() {
+    assert_eq!((Kind::__LEAF_BITS, State::__LEAF_BITS), (2, 6));
+    assert!(!__private::is_leaf(Wide::__LEAF_BITS) && !__private::is_leaf(Element::__LEAF_BITS));
+    let tags = Tags {
+        tagged: (0..19)
+            .map(|i| Tagged {
+                x: i as f32 - 9.5,
+                wide: Wide { bits: u64::MAX - i, set: i % 2 == 0 },
+                kind: Kind::Gone,
+            })
+            .collect(),
+    };
+    let scalar = |w: &mut bitpack::BitWriter<'_>| -> Result<(), Error> {
+        __private::write_len(w, tags.tagged.len(), MAX_LEN)?;
+        tags.tagged.iter().try_for_each(|tagged| tagged.write_to(w))
+    };
+    let (bytes, bits) = outcome(4096, |w| tags.write_to(w)).expect("writes");
+    assert_eq!((bytes.clone(), bits), outcome(4096, scalar).expect("writes"));
+    assert_eq!(Tags::read_from(&mut BitReader::new(&bytes)).expect("reads"), tags);
+    let read_scalar = |r: &mut BitReader<'_>| -> Result<Tags, Error> {
+        Ok(Tags { tagged: __private::read_vec(r, MAX_LEN, Tagged::MIN_BITS, Tagged::read_from)? })
+    };
+    for len in 0..bytes.len() {
+        let cut = &bytes[..len];
+        assert_eq!(read_outcome(cut, Tags::read_from), read_outcome(cut, read_scalar), "cut at {len}");
+    }
+}
+
+/// No quantized floats, but a nested leaf and an `Option` to join to the
+/// run: blocks all the same (the integer twin's shape).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Mark {
+    #[bits(min = 0, max = 999)]
+    id: u16,
+    kind: Kind,
+    #[bits(min = 0, max = 99)]
+    owner: Option<u8>,
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Marks {
+    #[bits(min = 0, max = 3)]
+    head: u8,
+    #[bitpack(max_len = 40)]
+    marks: Vec<Mark>,
+}
+
+fn read_marks_scalar(r: &mut BitReader<'_>) -> Result<Marks, Error> {
+    __private::read_atomic(r, |r| {
+        let head = r.read_int(0, 3)? as u8;
+        Ok(Marks { head, marks: __private::read_vec(r, MAX_LEN, Mark::MIN_BITS, Mark::read_from)? })
+    })
+}
+
+fn marks() -> impl Strategy<Value = Marks> {
+    let mark = (prop_oneof![9 => 0u16..=999, 1 => any::<u16>()], 0usize..3, any::<Option<u8>>()).prop_map(
+        |(id, kind, owner)| Mark { id, kind: [Kind::Still, Kind::Moving, Kind::Gone][kind], owner },
+    );
+    (0u8..=3, proptest::collection::vec(mark, 0..=MAX_LEN)).prop_map(|(head, marks)| Marks { head, marks })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn blocks_without_floats_write_and_read_as_the_scalar_path(value in marks(), buf_len in 0usize..256) {
+        let scalar = |w: &mut bitpack::BitWriter<'_>| -> Result<(), Error> {
+            __private::write_atomic(w, |w| {
+                w.write_int(i32::from(value.head), 0, 3)?;
+                __private::write_len(w, value.marks.len(), MAX_LEN)?;
+                value.marks.iter().try_for_each(|mark| mark.write_to(w))
+            })
+        };
+        let blocks = outcome(buf_len, |w| value.write_to(w));
+        prop_assert_eq!(&blocks, &outcome(buf_len, scalar));
+        if let Ok((bytes, _)) = blocks {
+            prop_assert_eq!(read_outcome(&bytes, Marks::read_from), read_outcome(&bytes, read_marks_scalar));
+            for len in 0..bytes.len() {
+                let cut = &bytes[..len];
+                prop_assert_eq!(read_outcome(cut, Marks::read_from), read_outcome(cut, read_marks_scalar));
+            }
+        }
+    }
+
+    #[test]
+    fn random_bytes_read_as_marks_by_the_scalar_path(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        prop_assert_eq!(read_outcome(&bytes, Marks::read_from), read_outcome(&bytes, read_marks_scalar));
+    }
+
 
     #[test]
     fn blocks_write_and_read_as_the_scalar_path(value in batches(), buf_len in prop_oneof![1 => 0usize..4096, 3 => Just(4096usize)]) {

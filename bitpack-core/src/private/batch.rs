@@ -181,60 +181,66 @@ pub fn quantized64_lanes(
     steps
 }
 
-/// A quantized leaf's steps as read (`raw`, taken from a fused run), kept
-/// for [`dequantized_lanes`]; clears `valid` if `read_compressed_float`
-/// would refuse them (a step above the maximum, a refused declaration).
+/// A quantized leaf's steps as read (`raw`, taken from a fused run of its
+/// `quantize_bits`, at most 32), kept for [`dequantized_lanes`], which
+/// checks them: one compare a lane for the block rather than a check and a
+/// flag per element.
 #[inline(always)]
-pub fn quantized_steps(raw: u64, min: f32, max: f32, res: f32, valid: &mut bool) -> u32 {
-    match Quantizer::new(min, max, res) {
-        Some(quantizer) => {
-            *valid &= raw <= u64::from(quantizer.max_integer());
-            raw as u32
-        }
-        None => {
-            *valid = false;
-            0
-        }
-    }
+pub fn lane_steps(raw: u64) -> u32 {
+    // Never above `u32::MAX` from a run; saturated, it would be refused.
+    u32::try_from(raw).unwrap_or(u32::MAX)
 }
 
-/// [`quantized_steps`] for `f64` fields.
+/// [`lane_steps`] for `f64` fields.
 #[inline(always)]
-pub fn quantized64_steps(raw: u64, min: f64, max: f64, res: f64, valid: &mut bool) -> u64 {
-    match Quantizer64::new(min, max, res) {
-        Some(quantizer) => {
-            *valid &= raw <= quantizer.max_integer();
-            raw
-        }
-        None => {
-            *valid = false;
-            0
-        }
-    }
+pub fn lane_steps64(raw: u64) -> u64 {
+    raw
 }
 
-/// The values `read_compressed_float` gives for `steps` (each checked by
-/// [`quantized_steps`]), lane by lane, as `Quantizer::dequantize` computes
-/// them.
+/// The values `read_compressed_float` gives for `steps` (taken by
+/// [`lane_steps`]), lane by lane, as `Quantizer::dequantize` computes them;
+/// clears `valid` if it would refuse one (a step above the maximum, a
+/// refused declaration: the values are then not used).
 #[inline(always)]
-pub fn dequantized_lanes(steps: [u32; BLOCK], min: f32, max: f32, res: f32) -> [f32; BLOCK] {
+pub fn dequantized_lanes(
+    steps: [u32; BLOCK],
+    min: f32,
+    max: f32,
+    res: f32,
+    valid: &mut bool,
+) -> [f32; BLOCK] {
     let mut values = [0.0; BLOCK];
-    if let Some(quantizer) = Quantizer::new(min, max, res) {
-        for (value, step) in values.iter_mut().zip(steps) {
-            *value = quantizer.dequantize_unchecked(step);
-        }
+    let Some(quantizer) = Quantizer::new(min, max, res) else {
+        *valid = false;
+        return values;
+    };
+    let top = quantizer.max_integer();
+    // `&`, not `&&`: no early exit, so the test vectorises with the rest.
+    *valid &= steps.iter().fold(true, |all, step| all & (*step <= top));
+    for (value, step) in values.iter_mut().zip(steps) {
+        *value = quantizer.dequantize_unchecked(step);
     }
     values
 }
 
 /// [`dequantized_lanes`] for `f64` fields.
 #[inline(always)]
-pub fn dequantized64_lanes(steps: [u64; BLOCK], min: f64, max: f64, res: f64) -> [f64; BLOCK] {
+pub fn dequantized64_lanes(
+    steps: [u64; BLOCK],
+    min: f64,
+    max: f64,
+    res: f64,
+    valid: &mut bool,
+) -> [f64; BLOCK] {
     let mut values = [0.0; BLOCK];
-    if let Some(quantizer) = Quantizer64::new(min, max, res) {
-        for (value, step) in values.iter_mut().zip(steps) {
-            *value = quantizer.dequantize_unchecked(step);
-        }
+    let Some(quantizer) = Quantizer64::new(min, max, res) else {
+        *valid = false;
+        return values;
+    };
+    let top = quantizer.max_integer();
+    *valid &= steps.iter().fold(true, |all, step| all & (*step <= top));
+    for (value, step) in values.iter_mut().zip(steps) {
+        *value = quantizer.dequantize_unchecked(step);
     }
     values
 }
@@ -286,7 +292,9 @@ mod tests {
                     }
                 }
                 let steps = steps.map(|step| step.min(quantizer.max_integer()));
-                let back = dequantized_lanes(steps, min, max, res);
+                let mut valid = true;
+                let back = dequantized_lanes(steps, min, max, res, &mut valid);
+                assert!(valid);
                 for (value, step) in back.iter().zip(steps) {
                     assert_eq!(value.to_bits(), quantizer.dequantize(step).unwrap().to_bits());
                 }
@@ -307,7 +315,9 @@ mod tests {
                     assert_eq!(*step, quantizer.quantize(value));
                 }
             }
-            let back = dequantized64_lanes(steps, min, max, res);
+            let mut valid = true;
+            let back = dequantized64_lanes(steps, min, max, res, &mut valid);
+            assert!(valid);
             for (value, step) in back.iter().zip(steps) {
                 assert_eq!(value.to_bits(), quantizer.dequantize(step).unwrap().to_bits());
             }
@@ -316,13 +326,20 @@ mod tests {
 
     #[test]
     fn steps_above_the_maximum_and_refused_declarations_clear_valid() {
+        let mut steps = [204_800; BLOCK];
         let mut valid = true;
-        assert_eq!(quantized_steps(204_800, -1024.0, 1024.0, 0.01, &mut valid), 204_800);
+        dequantized_lanes(steps, -1024.0, 1024.0, 0.01, &mut valid);
         assert!(valid);
-        quantized_steps(204_801, -1024.0, 1024.0, 0.01, &mut valid);
-        assert!(!valid);
+        for lane in 0..BLOCK {
+            steps[lane] = 204_801;
+            let mut valid = true;
+            dequantized_lanes(steps, -1024.0, 1024.0, 0.01, &mut valid);
+            assert!(!valid, "lane {lane}");
+            steps[lane] = 0;
+        }
+        assert_eq!((lane_steps(204_801), lane_steps(1 << 40)), (204_801, u32::MAX));
         let mut valid = true;
-        quantized_steps(0, 1.0, 1.0, 0.01, &mut valid);
+        dequantized_lanes([0; BLOCK], 1.0, 1.0, 0.01, &mut valid);
         assert!(!valid);
         let mut valid = true;
         quantized_lanes([0.0; BLOCK], 1.0, 0.0, 0.01, &mut valid);
@@ -333,7 +350,7 @@ mod tests {
         quantized_lanes(values, 0.0, 1.0, 0.01, &mut valid);
         assert!(!valid);
         let mut valid = true;
-        quantized64_steps(1 << 60, 0.0, 1.0, 0.5, &mut valid);
+        dequantized64_lanes([lane_steps64(1 << 60); BLOCK], 0.0, 1.0, 0.5, &mut valid);
         assert!(!valid);
     }
 }

@@ -35,14 +35,15 @@ pub use ranged::{
 };
 // ... fused runs;
 pub use run::{
-    RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value, quantized_bits,
+    NOT_A_LEAF, RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value,
+    is_leaf, leaf_bits, leaf_get, leaf_offset, leaf_put, leaf_width, nested_leaf, quantized_bits,
     quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, unread_run,
 };
 // ... `Vec`s of derived types through `BitPack::__write_items` /
 // `__read_items`, blocks of quantized floats lane by lane;
 pub use batch::{
-    BLOCK, dequantized_lanes, dequantized64_lanes, quantized_lanes, quantized_steps, quantized64_lanes,
-    quantized64_steps, write_blocks, write_items,
+    BLOCK, dequantized_lanes, dequantized64_lanes, lane_steps, lane_steps64, quantized_lanes,
+    quantized64_lanes, write_blocks, write_items,
 };
 #[cfg(feature = "alloc")]
 pub use batch::{read_blocks, read_items};

@@ -56,7 +56,8 @@ impl RunWriter {
         RunWriter { word: 0, used: 0 }
     }
 
-    /// Appends `value` (below `2^width`, `width` at most 64).
+    /// Appends `value` (below `2^width`, `width` at most 64), pushing the
+    /// word first if the leaf does not fit in it.
     #[inline(always)]
     pub fn put<W: BitWrite>(&mut self, writer: &mut W, value: u64, width: u32) {
         if self.used + width > 64 {
@@ -71,6 +72,32 @@ impl RunWriter {
         self.used += width;
     }
 
+    /// [`RunWriter::put`] for a block's elements: a leaf that crosses the
+    /// word is split across it, so every push but the last is a whole word,
+    /// which the writer stores with no branch on where its scratch word
+    /// stands. (One element after another, that branch follows the
+    /// elements' varying lengths; for one value it is always predicted, and
+    /// the split costs a shift a word.)
+    #[inline(always)]
+    pub fn put_split<W: BitWrite>(&mut self, writer: &mut W, value: u64, width: u32) {
+        if width == 0 {
+            return;
+        }
+        if self.used == 64 {
+            writer.push(self.word, 64);
+            (self.word, self.used) = (0, 0);
+        }
+        self.word |= value << self.used;
+        let room = 64 - self.used;
+        if width >= room {
+            writer.push(self.word, 64);
+            self.word = value.checked_shr(room).unwrap_or(0);
+            self.used = width - room;
+        } else {
+            self.used += width;
+        }
+    }
+
     /// Pushes what is left.
     #[inline(always)]
     pub fn finish<W: BitWrite>(self, writer: &mut W) {
@@ -78,6 +105,62 @@ impl RunWriter {
             writer.push(self.word, self.used);
         }
     }
+}
+
+/// `BitPack::__LEAF_BITS` of a type that no parent's run can hold.
+pub const NOT_A_LEAF: u32 = u32::MAX;
+
+/// `BitPack::__LEAF_BITS` of a derived struct whose fields are one run of
+/// `total` bits: the total, when one 64-bit leaf holds it.
+#[inline]
+pub const fn leaf_bits(total: usize) -> u32 {
+    if total <= 64 { total as u32 } else { NOT_A_LEAF }
+}
+
+/// Whether a type of `leaf_bits` (its `__LEAF_BITS`) can be a leaf of a run.
+#[inline]
+pub const fn is_leaf(leaf_bits: u32) -> bool {
+    leaf_bits != NOT_A_LEAF
+}
+
+/// A nested type's width in a parent's run: its `__LEAF_BITS`, or 0 when it
+/// is no leaf (the parent then never takes that run: [`is_leaf`] decides
+/// at compile time, and this keeps the run's constants finite).
+#[inline]
+pub const fn leaf_width(leaf_bits: u32) -> u32 {
+    if is_leaf(leaf_bits) { leaf_bits } else { 0 }
+}
+
+/// Where leaf `index` of `widths` starts in a packed word: the widths
+/// before it, summed.
+#[inline]
+pub const fn leaf_offset(widths: &[u32], index: usize) -> u32 {
+    let (mut offset, mut at) = (0, 0);
+    while at < index && at < widths.len() {
+        offset += widths[at];
+        at += 1;
+    }
+    offset
+}
+
+/// A nested leaf's bits (`BitPack::__leaf`) in a parent's run; clears
+/// `valid` when the value is refused.
+#[inline(always)]
+pub fn nested_leaf(bits: Option<u64>, valid: &mut bool) -> u64 {
+    *valid &= bits.is_some();
+    bits.unwrap_or(0)
+}
+
+/// `value` (a leaf's bits) at `offset` of a packed word; nothing past 64.
+#[inline(always)]
+pub fn leaf_put(value: u64, offset: u32) -> u64 {
+    value.checked_shl(offset).unwrap_or(0)
+}
+
+/// The `width` bits at `offset` of a packed word.
+#[inline(always)]
+pub fn leaf_get(word: u64, offset: u32, width: u32) -> u64 {
+    word.checked_shr(offset).unwrap_or(0) & low_mask(width)
 }
 
 /// Whether `bits` more bits remain to read.
@@ -267,6 +350,44 @@ mod tests {
         unread_run(&mut reader, total);
         assert_eq!(reader.bits_read(), 0);
         assert!(!run_remains(&reader, used * 8 + 1));
+    }
+
+    #[test]
+    fn whole_words_land_after_any_number_of_bits_waiting() {
+        // Leaves that fill words exactly, cross them and end them, after 0
+        // to 63 bits already written (the writer's scratch at every offset).
+        let widths = [64u32, 63, 1, 33, 31, 64, 5];
+        let values = [u64::MAX - 1, (1 << 63) - 5, 1, (1 << 33) - 7, 12_345, 0x0123_4567_89AB_CDEF, 17];
+        for before in 0..64u32 {
+            let mut run_buf = [0u8; 48];
+            let mut writer = BitWriter::new(&mut run_buf);
+            if before > 0 {
+                writer.write_bits64(0x5555_5555_5555_5555 & low_mask(before), before).unwrap();
+            }
+            let mut run = RunWriter::new();
+            for (value, width) in values.iter().zip(widths) {
+                run.put_split(&mut writer, *value, width);
+            }
+            run.finish(&mut writer);
+            let bits = writer.bits_written();
+            let used = writer.finish().unwrap();
+            let mut separate = [0u8; 48];
+            let mut writer = BitWriter::new(&mut separate);
+            if before > 0 {
+                writer.write_bits64(0x5555_5555_5555_5555 & low_mask(before), before).unwrap();
+            }
+            // The reference in pieces of at most 32 bits, never a whole word.
+            for (value, width) in values.iter().zip(widths) {
+                let low = width.min(32);
+                writer.write_bits((*value & low_mask(low)) as u32, low).unwrap();
+                if width > 32 {
+                    writer.write_bits((*value >> 32) as u32, width - 32).unwrap();
+                }
+            }
+            assert_eq!(writer.bits_written(), bits, "{before}");
+            assert_eq!(writer.finish().unwrap(), used);
+            assert_eq!(run_buf[..used], separate[..used], "{before} bits before");
+        }
     }
 
     #[test]

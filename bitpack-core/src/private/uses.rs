@@ -2243,8 +2243,8 @@ impl p::BitPack for Lanes {
                     let value1 = steps1[lane];
                     if valid && p::run_fits(writer, LANES_RUN_BITS) {
                         let mut run = p::RunWriter::new();
-                        run.put(writer, value0, LANES_WIDTHS[0]);
-                        run.put(writer, value1, LANES_WIDTHS[1]);
+                        run.put_split(writer, value0, LANES_WIDTHS[0]);
+                        run.put_split(writer, value1, LANES_WIDTHS[1]);
                         run.finish(writer);
                     } else {
                         p::BitWrite::write_compressed_float(writer, item.x, -1.0, 1.0, 0.01)?;
@@ -2272,22 +2272,22 @@ impl p::BitPack for Lanes {
                     return p::Ok(false);
                 }
                 let mut run = p::RunReader::new(LANES_RUN_BITS);
-                steps0[lane] =
-                    p::quantized_steps(run.get(reader, LANES_WIDTHS[0]), -1.0, 1.0, 0.01, &mut valid);
-                steps1[lane] =
-                    p::quantized64_steps(run.get(reader, LANES_WIDTHS[1]), -1.0e6, 1.0e6, 0.001, &mut valid);
+                steps0[lane] = p::lane_steps(run.get(reader, LANES_WIDTHS[0]));
+                steps1[lane] = p::lane_steps64(run.get(reader, LANES_WIDTHS[1]));
                 *element = Lanes { x: 0.0, far: 0.0 };
             }
+            let values0 = p::dequantized_lanes(steps0, -1.0, 1.0, 0.01, &mut valid);
+            let values1 = p::dequantized64_lanes(steps1, -1.0e6, 1.0e6, 0.001, &mut valid);
             if !valid {
                 return p::Ok(false);
             }
-            let values0 = p::dequantized_lanes(steps0, -1.0, 1.0, 0.01);
-            let values1 = p::dequantized64_lanes(steps1, -1.0e6, 1.0e6, 0.001);
             for (lane, element) in elements.iter_mut().enumerate() {
                 element.x = values0[lane];
                 element.far = values1[lane];
             }
-            <p::Vec<Self> as core::iter::Extend<Self>>::extend(items, elements);
+            for element in elements {
+                p::Vec::push(items, element);
+            }
             p::Ok(true)
         })
     }
@@ -2320,6 +2320,170 @@ fn blocks_write_and_read_as_generated() {
     let mut writer = BitWriter::new(&mut buf);
     let error = p::write_items(&mut writer, &refused, 20).unwrap_err();
     assert_eq!((error.kind(), error.bit()), (ErrorKind::NonFiniteFloat, 5 + 9 * LANES_RUN_BITS));
+}
+
+/// `#[derive(BitPack)] enum Side { Left, Right, Up }` and `struct Toggle {
+/// on: bool, #[bits(min = 0, max = 5)] level: u8 }` as leaves of a parent's
+/// run (`bitpack-derive/src/expand/leaf.rs`, `run.rs`'s `as_leaf`), their
+/// `write_to` / `read_from` left out (the tag and the run, as above), and
+/// the run of a block that holds them (`expand/batch.rs`, `codec/nested.rs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Side {
+    Left,
+    Right,
+    Up,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Toggle {
+    on: bool,
+    level: u8,
+}
+
+impl p::BitPack for Side {
+    const MAX_BITS: usize = p::tag_bits(3);
+    const MIN_BITS: usize = p::tag_bits(3);
+    const SCHEMA: u64 = 0;
+    const __LEAF_BITS: u32 = p::tag_bits(3) as u32;
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        let tag: u32 = match self {
+            Self::Left { .. } => 0,
+            Self::Right { .. } => 1,
+            Self::Up { .. } => 2,
+        };
+        p::write_tag(writer, tag, 3)
+    }
+
+    fn read_from<R: p::BitRead>(reader: &mut R) -> p::Result<Self, p::Error> {
+        p::Ok(match p::read_tag(reader, 3)? {
+            0 => Self::Left,
+            1 => Self::Right,
+            2 => Self::Up,
+            _ => return p::Err(p::invalid_tag(reader)),
+        })
+    }
+
+    fn __leaf(&self) -> p::Option<u64> {
+        p::Some(match self {
+            Self::Left { .. } => 0,
+            Self::Right { .. } => 1,
+            Self::Up { .. } => 2,
+        })
+    }
+
+    fn __from_leaf(run: u64) -> p::Option<Self> {
+        match run {
+            0 => p::Some(Self::Left),
+            1 => p::Some(Self::Right),
+            2 => p::Some(Self::Up),
+            _ => p::None,
+        }
+    }
+}
+
+impl p::BitPack for Toggle {
+    const MAX_BITS: usize = p::run_bits(&[1, p::ranged_u8::bits(0, 5) as u32]);
+    const MIN_BITS: usize = Self::MAX_BITS;
+    const SCHEMA: u64 = 0;
+    const __LEAF_BITS: u32 = p::leaf_bits(p::run_bits(&[1, p::ranged_u8::bits(0, 5) as u32]));
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(writer, |writer| {
+            <bool as p::BitPack>::write_to(&self.on, writer)?;
+            p::ranged_u8::write(writer, self.level, 0, 5)
+        })
+    }
+
+    fn read_from<R: p::BitRead>(reader: &mut R) -> p::Result<Self, p::Error> {
+        p::read_atomic(reader, |reader| {
+            let on = <bool as p::BitPack>::read_from(reader)?;
+            let level = p::ranged_u8::read(reader, 0, 5)?;
+            p::Ok(Toggle { on, level })
+        })
+    }
+
+    fn __leaf(&self) -> p::Option<u64> {
+        const WIDTHS: [u32; 2] = [1, p::ranged_u8::bits(0, 5) as u32];
+        let mut valid = true;
+        let value0 = p::bool_bits(self.on);
+        let value1 = p::ranged_u8::run_bits(self.level, 0, 5, &mut valid);
+        if !valid {
+            return p::None;
+        }
+        p::Some(
+            0 | p::leaf_put(value0, p::leaf_offset(&WIDTHS, 0))
+                | p::leaf_put(value1, p::leaf_offset(&WIDTHS, 1)),
+        )
+    }
+
+    fn __from_leaf(run: u64) -> p::Option<Self> {
+        const WIDTHS: [u32; 2] = [1, p::ranged_u8::bits(0, 5) as u32];
+        let mut valid = true;
+        let leaf0 = p::bool_value(p::leaf_get(run, p::leaf_offset(&WIDTHS, 0), WIDTHS[0]));
+        let leaf1 = p::ranged_u8::run_value(
+            p::leaf_get(run, p::leaf_offset(&WIDTHS, 1), WIDTHS[1]),
+            0,
+            5,
+            &mut valid,
+        );
+        if !valid {
+            return p::None;
+        }
+        let (field0, field1) = (leaf0, leaf1);
+        p::Some(Toggle { on: field0, level: field1 })
+    }
+}
+
+#[test]
+fn nested_leaves_join_a_run_as_generated() {
+    assert_eq!(
+        (Side::__LEAF_BITS, Toggle::__LEAF_BITS, <Plain as p::BitPack>::__LEAF_BITS),
+        (2, 4, p::NOT_A_LEAF)
+    );
+    assert_eq!((p::leaf_bits(64), p::leaf_bits(65), p::leaf_width(p::NOT_A_LEAF)), (64, p::NOT_A_LEAF, 0));
+    assert!(p::is_leaf(Side::__LEAF_BITS) && p::is_leaf(Toggle::__LEAF_BITS) && !p::is_leaf(p::NOT_A_LEAF));
+    // A block's run of `(Side, Toggle)`: the bits of their `write_to`s.
+    const WIDTHS: [u32; 2] = [
+        p::leaf_width(<Side as p::BitPack>::__LEAF_BITS),
+        p::leaf_width(<Toggle as p::BitPack>::__LEAF_BITS),
+    ];
+    for (side, level) in [(Side::Left, 0), (Side::Up, 5), (Side::Right, 6)] {
+        let toggle = Toggle { on: level % 2 == 0, level };
+        let mut buf = [0u8; 4];
+        let mut valid = true;
+        let [value0] = [p::nested_leaf(<Side as p::BitPack>::__leaf(&side), &mut valid)];
+        let [value1] = [p::nested_leaf(<Toggle as p::BitPack>::__leaf(&toggle), &mut valid)];
+        assert_eq!(valid, level <= 5, "a refused nested value clears valid");
+        let mut one_by_one = [0u8; 4];
+        let mut writer = BitWriter::new(&mut one_by_one);
+        side.write_to(&mut writer).unwrap();
+        if !valid {
+            // The run is not written: the fields' own writes refuse it.
+            assert!(toggle.write_to(&mut writer).is_err());
+            continue;
+        }
+        toggle.write_to(&mut writer).unwrap();
+        let one_by_one_used = writer.finish().unwrap();
+        let mut writer = BitWriter::new(&mut buf);
+        let mut run = p::RunWriter::new();
+        run.put(&mut writer, value0, WIDTHS[0]);
+        run.put(&mut writer, value1, WIDTHS[1]);
+        run.finish(&mut writer);
+        let used = writer.finish().unwrap();
+        assert_eq!(buf[..used], one_by_one[..one_by_one_used]);
+        let mut reader = BitReader::new(&buf[..used]);
+        let mut run = p::RunReader::new(p::run_bits(&WIDTHS));
+        let parts0 = <Side as p::BitPack>::__from_leaf(run.get(&mut reader, WIDTHS[0]));
+        let parts1 = <Toggle as p::BitPack>::__from_leaf(run.get(&mut reader, WIDTHS[1]));
+        assert_eq!((parts0, parts1), (p::Some(side), p::Some(toggle)));
+    }
+    // A level or tag past the last is refused, as the reads refuse it.
+    assert_eq!(Toggle::__from_leaf(0b1101), None);
+    assert!(Toggle::read_from(&mut BitReader::new(&[0b1101])).is_err());
+    // A tag past the last variant is no `Side`, as `read_tag` refuses it.
+    assert_eq!(Side::__from_leaf(3), None);
+    assert!(Side::read_from(&mut BitReader::new(&[3])).is_err());
 }
 
 #[test]

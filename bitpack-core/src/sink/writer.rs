@@ -137,7 +137,19 @@ impl BitSink for BitWriter<'_> {
 
     #[inline(always)]
     fn push(&mut self, value: u64, bits: u32) {
-        if bits <= 32 {
+        if bits == 64 {
+            // A whole word (a fused run's): fewer than 32 bits wait, so it
+            // always stores one word and leaves as many waiting, with no
+            // branch on how many.
+            let waiting = self.scratch_bits % 32;
+            let low = self.scratch | (value << waiting);
+            if let Some(words) = self.buf.get_mut(self.word_index..self.word_index + 8) {
+                words.copy_from_slice(&low.to_le_bytes());
+            }
+            self.word_index += 8;
+            // `value >> (64 - waiting)`, 0 when nothing waits.
+            self.scratch = (value >> 1) >> (63 - waiting);
+        } else if bits <= 32 {
             self.push32(value, bits);
         } else {
             // A u128 scratch for one push: up to 96 bits, two words stored at once.

@@ -120,13 +120,15 @@ fn sizes(names: &Names, fields: &Fields<'_>) -> (TokenStream, TokenStream, Token
 /// Statements binding every field's local: the items in order, a skipped
 /// field's `Default` where it stands.
 fn reads(names: &Names, fields: &Fields<'_>) -> Vec<TokenStream> {
-    reads_with(names, fields, &|item| items::read(names, &fields.fields, item))
+    reads_with(names, fields, &fields.items, &|item| items::read(names, &fields.fields, item))
 }
 
-/// [`reads`], each item's statements from `read_item`.
+/// [`reads`] of `items` (the fields' own or another fusing of them), each
+/// item's statements from `read_item`.
 pub fn reads_with(
     names: &Names,
     fields: &Fields<'_>,
+    items: &[Item],
     read_item: &dyn Fn(&Item) -> TokenStream,
 ) -> Vec<TokenStream> {
     let mut skipped =
@@ -136,7 +138,7 @@ pub fn reads_with(
         let (local, read) = (names.field(position), items::read_field(names, field));
         quote!(let #local = #read;)
     };
-    for item in &fields.items {
+    for item in items {
         while let Some(field) = skipped.next_if(|(position, _)| Some(*position) < item.first()) {
             reads.push(default(field));
         }

@@ -18,6 +18,7 @@ mod columns;
 mod generics;
 mod items;
 mod key_field;
+mod leaf;
 mod names;
 mod pattern;
 mod problem;
@@ -76,11 +77,13 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         _ => None,
     };
     let key_field = key_field::expand(&names, plan);
-    // A `Vec` of a struct with quantized run leaves, a block at a time.
+    // A `Vec` of a struct with quantized run leaves (or fields to join to its
+    // runs), a block at a time.
     let blocks = match &plan.body {
-        Body::Struct(fields) if atomic => batch::items(&names, fields),
+        Body::Struct(fields) if atomic => batch::items(&names, fields, !input.generics.params.is_empty()),
         _ => TokenStream::new(),
     };
+    let leaf = leaf::expand(&names, &plan.body, atomic);
     let columns = columns::expand(&names, plan);
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
@@ -113,6 +116,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                     #read_body
                 }
 
+                #leaf
                 #blocks
             }
             #scope

@@ -136,6 +136,12 @@ impl Names {
         format_ident!("__parts{}", index)
     }
 
+    /// The value of a run's `index`th field read as an `Option` (a nested
+    /// type), once it is `Some`.
+    pub fn unwrapped(&self, index: usize) -> Ident {
+        format_ident!("__unwrapped{}", index)
+    }
+
     /// A block's `index`th leaf computed lane by lane: its steps, and (read)
     /// its values.
     pub fn steps(&self, index: usize) -> Ident {

@@ -17,13 +17,19 @@ enum FieldLeaves<'e> {
     Scalars { leaf: &'e dyn RunLeaf, array_len: Option<usize> },
     /// Several scalars through one call each way (a vector, a quaternion).
     Parts(&'e dyn RunParts),
+    /// An `Option` ending a block's run: its presence bit is the run's last
+    /// leaf, its value (if any) follows the run through its own write and
+    /// read, where the `Option`'s own would put it.
+    Optional(&'e Encoding<'e>),
 }
 
 /// The leaves of each of `encodings`, or `None` if one is not a run leaf
 /// after all (the fields are then written one by one).
 fn leaves<'e>(encodings: impl Iterator<Item = &'e Encoding<'e>>) -> Option<Vec<FieldLeaves<'e>>> {
-    encodings
-        .map(|encoding| match encoding {
+    let mut encodings = encodings.peekable();
+    std::iter::from_fn(|| Some((encodings.next()?, encodings.peek().is_none())))
+        .map(|(encoding, last)| match encoding {
+            Encoding::Option(optional) if last => Some(FieldLeaves::Optional(&optional.inner)),
             Encoding::Array(array) => Some(FieldLeaves::Scalars {
                 leaf: codec(&array.element).run_leaf()?,
                 array_len: Some(array.literal_len().filter(|len| *len > 0)?),
@@ -66,6 +72,7 @@ pub fn lanes<'e>(names: &Names, encodings: impl Iterator<Item = &'e Encoding<'e>
                 }
             }
             FieldLeaves::Parts(parts) => leaf += parts.widths(names).len(),
+            FieldLeaves::Optional(_) => leaf += 1,
         }
     }
     lanes
@@ -87,8 +94,25 @@ fn widths(names: &Names, fields: &[FieldLeaves<'_>]) -> Vec<TokenStream> {
                 std::iter::repeat_n(leaf.width(names), array_len.unwrap_or(1)).collect()
             }
             FieldLeaves::Parts(parts) => parts.widths(names),
+            FieldLeaves::Optional(_) => vec![quote!(1)],
         })
         .collect()
+}
+
+/// The value of an `Option` ending the run, written after it (nothing if
+/// the run ends otherwise).
+fn tail_write(names: &Names, written: &[(Access, &Encoding<'_>)], fields: &[FieldLeaves<'_>]) -> TokenStream {
+    let (Some(FieldLeaves::Optional(inner)), Some((access, _))) = (fields.last(), written.last()) else {
+        return TokenStream::new();
+    };
+    // As the `Option`'s own write binds it (the run's locals are done with).
+    let (p, reference, item) = (&names.runtime, access.reference(), names.value(0));
+    let write_inner = codec(inner).write(names, &Access::Ref(quote!(#item)), 1);
+    quote! {
+        if let #p::Some(#item) = #reference {
+            #write_inner
+        }
+    }
 }
 
 /// The fields at `written` (where each is and how it is encoded) as one write,
@@ -110,6 +134,43 @@ pub fn write_in(
     };
     let (p, writer, widths_name, bits_name, valid, run) =
         (&names.runtime, &names.writer, &names.widths, &names.run_bits, &names.valid, &names.run);
+    let (lets, locals) = leaf_bits(names, written, &fields, block);
+    let tail = tail_write(names, written, &fields);
+    let widths = widths(names, &fields);
+    let count = Literal::usize_unsuffixed(widths.len());
+    // A block's elements split leaves across whole words (see
+    // `__private::RunWriter::put_split`).
+    let put = if block.is_some() { quote!(put_split) } else { quote!(put) };
+    let puts = locals.iter().enumerate().map(|(index, local)| {
+        let index = Literal::usize_unsuffixed(index);
+        quote!(#run.#put(#writer, #local, #widths_name[#index]);)
+    });
+    // Widths and their total are constants, so the packing folds into
+    // constant shifts (see `__private::RunWriter`).
+    quote! {{
+        const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
+        const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
+        let mut #valid = true;
+        #(#lets)*
+        if #valid && #p::run_fits(#writer, #bits_name) {
+            let mut #run = #p::RunWriter::new();
+            #(#puts)*
+            #run.finish(#writer);
+            #tail
+        } else {
+            #(#fallback)*
+        }
+    }}
+}
+
+/// Each field's scalars bound to `__value{n}` (their bits, in wire order;
+/// in a block, the lanes' from their steps): the statements and the locals.
+fn leaf_bits(
+    names: &Names,
+    written: &[(Access, &Encoding<'_>)],
+    fields: &[FieldLeaves<'_>],
+    block: Option<&InBlock<'_>>,
+) -> (Vec<TokenStream>, Vec<Ident>) {
     // Each field's scalars, bound to `__value{n}` in wire order.
     let mut lets = Vec::new();
     let mut locals: Vec<Ident> = Vec::new();
@@ -126,7 +187,7 @@ pub fn write_in(
             None => leaf.bits(names, value),
         }
     };
-    for ((access, _), field) in written.iter().zip(&fields) {
+    for ((access, _), field) in written.iter().zip(fields) {
         match field {
             FieldLeaves::Scalars { leaf, array_len: None } => {
                 let (index, local) = next_local();
@@ -147,29 +208,13 @@ pub fn write_in(
                 let bits = parts.bits(names, access.reference());
                 lets.push(quote!(let [#(#parts_locals),*] = #bits;));
             }
+            FieldLeaves::Optional(_) => {
+                let (p, (_, local), reference) = (&names.runtime, next_local(), access.reference());
+                lets.push(quote!(let #local = #p::bool_bits(#p::Option::is_some(#reference));));
+            }
         }
     }
-    let widths = widths(names, &fields);
-    let count = Literal::usize_unsuffixed(widths.len());
-    let puts = locals.iter().enumerate().map(|(index, local)| {
-        let index = Literal::usize_unsuffixed(index);
-        quote!(#run.put(#writer, #local, #widths_name[#index]);)
-    });
-    // Widths and their total are constants, so the packing folds into
-    // constant shifts (see `__private::RunWriter`).
-    quote! {{
-        const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
-        const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
-        let mut #valid = true;
-        #(#lets)*
-        if #valid && #p::run_fits(#writer, #bits_name) {
-            let mut #run = #p::RunWriter::new();
-            #(#puts)*
-            #run.finish(#writer);
-        } else {
-            #(#fallback)*
-        }
-    }}
+    (lets, locals)
 }
 
 /// The fields `read` (how each is encoded, and the local it binds) as one
@@ -200,14 +245,80 @@ pub fn read_in(names: &Names, read: &[(&Encoding<'_>, Ident)], block: Option<&In
     );
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
+    let raw = |index: Literal| quote!(#run.get(#reader, #widths_name[#index]));
+    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, block, &raw);
+    if block.is_some() {
+        let unwrap = (!options.is_empty())
+            .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::Ok(false); };));
+        return quote! {
+            let (#(#bindings,)*) = {
+                const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
+                const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
+                if !#p::run_remains(#reader, #bits_name) {
+                    return #p::Ok(false);
+                }
+                let mut #run = #p::RunReader::new(#bits_name);
+                #(#leaves)*
+                #unwrap
+                (#(#values,)*)
+            };
+        };
+    }
+    let accept = if options.is_empty() {
+        quote!(if #valid {
+            break #run_block (#(#values,)*);
+        })
+    } else {
+        // Nested, not a `let` chain: the caller's crate may be of an
+        // edition without them.
+        quote!(if #valid {
+            if let (#(#p::Some(#somes),)*) = (#(#options,)*) {
+                break #run_block (#(#values,)*);
+            }
+        })
+    };
+    quote! {
+        let (#(#bindings,)*) = #run_block: {
+            const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
+            const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
+            if #p::run_remains(#reader, #bits_name) {
+                let mut #run = #p::RunReader::new(#bits_name);
+                let mut #valid = true;
+                #(#leaves)*
+                #accept
+                #p::unread_run(#reader, #bits_name);
+            }
+            (#(#fallback,)*)
+        };
+    }
+}
+
+/// A run's leaves read: the statements binding them, each field's value
+/// (in order), and the fields read as an `Option` (`options`, bound to
+/// `somes` once all are `Some`).
+struct ReadLeaves {
+    leaves: Vec<TokenStream>,
+    values: Vec<TokenStream>,
+    options: Vec<Ident>,
+    somes: Vec<Ident>,
+}
+
+/// The leaves of `fields`, leaf `index`'s bits from `raw(index)`.
+fn read_leaves(
+    names: &Names,
+    fields: &[FieldLeaves<'_>],
+    block: Option<&InBlock<'_>>,
+    raw: &dyn Fn(Literal) -> TokenStream,
+) -> ReadLeaves {
     let mut leaves = Vec::new();
     let mut values = Vec::new();
     let mut raw_index = 0usize;
+    let mut fallible = Vec::new();
     for (position, field) in fields.iter().enumerate() {
         let mut take = |leaf: Option<&dyn RunLeaf>| {
             let local = names.leaf(raw_index);
             let index = Literal::usize_unsuffixed(raw_index);
-            let raw = quote!(#run.get(#reader, #widths_name[#index]));
+            let raw = raw(index);
             let in_block =
                 block.and_then(|block| Some((block.lane, (block.steps)(raw_index)?, leaf?.lane()?)));
             let value = match (leaf, in_block) {
@@ -240,38 +351,82 @@ pub fn read_in(names: &Names, read: &[(&Encoding<'_>, Ident)], block: Option<&In
                 let raws: Vec<Ident> = parts.widths(names).iter().map(|_| take(None)).collect();
                 let (local, value) = (names.parts(position), parts.value(names, &raws));
                 leaves.push(quote!(let #local = #value;));
-                quote!(#local)
+                if parts.fallible() {
+                    // An `Option`: the run's value once it is `Some`.
+                    let unwrapped = names.unwrapped(position);
+                    fallible.push((local, unwrapped.clone()));
+                    quote!(#unwrapped)
+                } else {
+                    quote!(#local)
+                }
+            }
+            FieldLeaves::Optional(inner) => {
+                // The presence bit; the value read after the run's bits.
+                let (p, present) = (&names.runtime, take(None));
+                let read_inner = codec(inner).read(names, 1);
+                quote!(if #present != 0 { #p::Some(#read_inner) } else { #p::None })
             }
         });
     }
-    if block.is_some() {
-        return quote! {
-            let (#(#bindings,)*) = {
-                const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
-                const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
-                if !#p::run_remains(#reader, #bits_name) {
-                    return #p::Ok(false);
-                }
-                let mut #run = #p::RunReader::new(#bits_name);
-                #(#leaves)*
-                (#(#values,)*)
-            };
-        };
-    }
+    let (options, somes) = fallible.into_iter().unzip();
+    ReadLeaves { leaves, values, options, somes }
+}
+
+/// A struct whose fields are one run, as one leaf of a parent's run:
+/// `__LEAF_BITS` (the run's total, when one 64-bit word holds it),
+/// `__leaf` (the leaves' bits packed low first, as the run writes them)
+/// and `__from_leaf` (the fields read back from such a word, as the run
+/// reads them; `None` where the run would fall back to the fields' reads).
+/// `written` reaches each field from `self`; `read` binds the locals that
+/// `construct` builds the struct from.
+pub fn as_leaf(
+    names: &Names,
+    written: &[(Access, &Encoding<'_>)],
+    read: &[(&Encoding<'_>, Ident)],
+    construct: TokenStream,
+) -> TokenStream {
+    let Some(fields) = leaves(written.iter().map(|(_, encoding)| *encoding)) else {
+        return TokenStream::new();
+    };
+    let (p, widths_name, valid, word) = (&names.runtime, &names.widths, &names.valid, &names.run);
+    let widths = widths(names, &fields);
+    let count = Literal::usize_unsuffixed(widths.len());
+    let (lets, locals) = leaf_bits(names, written, &fields, None);
+    let packed = locals.iter().enumerate().map(|(index, local)| {
+        let index = Literal::usize_unsuffixed(index);
+        quote!(#p::leaf_put(#local, #p::leaf_offset(&#widths_name, #index)))
+    });
+    let raw = |index: Literal| quote!(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #index), #widths_name[#index]));
+    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, None, &raw);
+    let unwrap = (!options.is_empty())
+        .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::None; };));
+    let bindings = read.iter().map(|(_, local)| local);
+    let widths_const = quote!(const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];);
     quote! {
-        let (#(#bindings,)*) = #run_block: {
-            const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
-            const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
-            if #p::run_remains(#reader, #bits_name) {
-                let mut #run = #p::RunReader::new(#bits_name);
-                let mut #valid = true;
-                #(#leaves)*
-                if #valid {
-                    break #run_block (#(#values,)*);
-                }
-                #p::unread_run(#reader, #bits_name);
+        const __LEAF_BITS: ::core::primitive::u32 = #p::leaf_bits(#p::run_bits(&[#(#widths),*]));
+
+        #[inline(always)]
+        fn __leaf(&self) -> #p::Option<::core::primitive::u64> {
+            #widths_const
+            let mut #valid = true;
+            #(#lets)*
+            if !#valid {
+                return #p::None;
             }
-            (#(#fallback,)*)
-        };
+            #p::Some(0 #(| #packed)*)
+        }
+
+        #[inline(always)]
+        fn __from_leaf(#word: ::core::primitive::u64) -> #p::Option<Self> {
+            #widths_const
+            let mut #valid = true;
+            #(#leaves)*
+            #unwrap
+            if !#valid {
+                return #p::None;
+            }
+            let (#(#bindings,)*) = (#(#values,)*);
+            #p::Some(#construct)
+        }
     }
 }

@@ -9,6 +9,7 @@ use crate::parse::ty::IntTy;
 use proc_macro2::Span;
 
 /// One step of a field list's wire.
+#[derive(Clone)]
 pub enum Item {
     /// One field, as its encoding says.
     Field(usize),
@@ -22,6 +23,7 @@ pub enum Item {
 
 /// The fields of an adaptive field group: plain integers of one type, each
 /// planned as `Adaptive::Int`, on the wire as an array of their values.
+#[derive(Clone)]
 pub struct FieldGroup {
     pub ty: IntTy,
     pub positions: Vec<usize>,

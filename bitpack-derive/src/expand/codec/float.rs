@@ -136,9 +136,8 @@ impl LaneLeaf for Float<'_> {
     }
 
     fn steps(&self, names: &Names, raw: TokenStream) -> TokenStream {
-        let Some(Steps { min, max, res }) = &self.steps else { return TokenStream::new() };
-        let (steps, valid) = (self.item(names, FloatItem::QuantizedSteps), &names.valid);
-        quote!(#steps(#raw, #min, #max, #res, &mut #valid))
+        let steps = self.item(names, FloatItem::QuantizedSteps);
+        quote!(#steps(#raw))
     }
 
     fn no_steps(&self) -> TokenStream {
@@ -150,8 +149,8 @@ impl LaneLeaf for Float<'_> {
 
     fn values(&self, names: &Names, steps: TokenStream) -> TokenStream {
         let Some(Steps { min, max, res }) = &self.steps else { return TokenStream::new() };
-        let values = self.item(names, FloatItem::DequantizedLanes);
-        quote!(#values(#steps, #min, #max, #res))
+        let (values, valid) = (self.item(names, FloatItem::DequantizedLanes), &names.valid);
+        quote!(#values(#steps, #min, #max, #res, &mut #valid))
     }
 }
 

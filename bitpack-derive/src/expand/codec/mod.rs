@@ -106,12 +106,13 @@ pub trait LaneLeaf {
     fn lanes(&self, names: &Names, values: TokenStream, valid: &Ident) -> TokenStream;
     /// The `u64` that goes into the run for one lane's `steps`.
     fn bits(&self, steps: TokenStream) -> TokenStream;
-    /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, clearing
-    /// `names.valid` if they are refused.
+    /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, unchecked.
     fn steps(&self, names: &Names, raw: TokenStream) -> TokenStream;
     /// An array of `BLOCK` steps, all zero.
     fn no_steps(&self) -> TokenStream;
-    /// The `[f32 or f64; BLOCK]` values of `steps` (each checked by `steps`).
+    /// The `[f32 or f64; BLOCK]` values of `steps`, clearing `names.valid`
+    /// if one is refused (checked lane by lane, the block's values then
+    /// unused).
     fn values(&self, names: &Names, steps: TokenStream) -> TokenStream;
 }
 
@@ -125,8 +126,13 @@ pub trait RunParts {
     /// `names.valid` if the value is refused.
     fn bits(&self, names: &Names, reference: TokenStream) -> TokenStream;
     /// The value from its scalars read back (`raws`, `u64` locals), clearing
-    /// `names.valid` if it is refused.
+    /// `names.valid` if it is refused; an `Option` of it if `fallible`.
     fn value(&self, names: &Names, raws: &[Ident]) -> TokenStream;
+    /// Whether `value` is an `Option` (`None`: refused), for a type with no
+    /// value to stand in for a refused one (a nested type).
+    fn fallible(&self) -> bool {
+        false
+    }
 }
 
 /// How a value codes against its baseline in a delta: `write(writer, now,
