@@ -1,6 +1,6 @@
 //! Issue-13 benchmarks: one client's `Sender::write` (acks arrive before
-//! the next tick) against a whole encode of the same world, in the same
-//! run, over the churning dataset; and the receiver's `read`. Each
+//! the next tick) against a whole encode of the same world form (`BTreeMap`
+//! or sorted `Vec`), in the same run, each timed per tick the same way, over the churning dataset; and the receiver's `read`. Each
 //! iteration is one tick; only the call named is timed.
 
 use std::hint::black_box;
@@ -47,19 +47,27 @@ fn timed<W: World>(worlds: &[W], iters: u64, pick: fn((Duration, Duration)) -> D
     (0..iters).map(|_| pick(client.tick(worlds))).sum()
 }
 
+/// Whole encodes of the worlds in turn, timed one tick at a time as
+/// [`timed`] times a write.
+fn whole<W: World>(worlds: &[W], iters: u64, buf: &mut [u8]) -> Duration {
+    (0..iters as usize)
+        .map(|tick| {
+            let world = &worlds[tick % worlds.len()];
+            let start = Instant::now();
+            black_box(bitpack::encode_into(black_box(world), buf).expect("encodes"));
+            start.elapsed()
+        })
+        .sum()
+}
+
 fn replication(c: &mut Criterion) {
     let worlds = churn::generate(churn::TICKS);
     let vecs = churn::as_vecs(&worlds);
     let mut buf = vec![0u8; 1 << 16];
     let mut group = c.benchmark_group("replicate");
-    group.bench_function("whole/encode", |b| {
-        let mut next = 0;
-        b.iter(|| {
-            let world = &worlds[next % worlds.len()];
-            next += 1;
-            black_box(bitpack::encode_into(black_box(world), &mut buf))
-        })
-    });
+    // Each sender against the whole encode of its own world form.
+    group.bench_function("whole/map", |b| b.iter_custom(|iters| whole(&worlds, iters, &mut buf)));
+    group.bench_function("whole/sorted_vec", |b| b.iter_custom(|iters| whole(&vecs, iters, &mut buf)));
     group.bench_function("sender/map", |b| b.iter_custom(|iters| timed(&worlds, iters, |(write, _)| write)));
     group.bench_function("sender/sorted_vec", |b| {
         b.iter_custom(|iters| timed(&vecs, iters, |(write, _)| write))
