@@ -203,6 +203,35 @@ fn every_short_buffer_and_every_cut_fails_where_the_scalar_path_does() {
     }
 }
 
+/// A block checks the room for eight elements of `MAX_BITS` once; where
+/// that is refused but the elements fit (every `target` of `None` leaves 8
+/// of its bits unused), each element reserves its own: the same bytes, and
+/// where they do not fit, the same error at the same bit.
+#[test]
+fn a_block_that_cannot_reserve_its_maximum_writes_as_the_scalar_path() {
+    for len in 8..=25 {
+        let elements: Vec<Element> = (0..len).map(element).collect();
+        let blocks =
+            |w: &mut bitpack::BitWriter<'_>| __private::write_items::<_, Element>(w, &elements, MAX_LEN);
+        let scalar = |w: &mut bitpack::BitWriter<'_>| {
+            __private::write_len(w, elements.len(), MAX_LEN)?;
+            elements.iter().try_for_each(|item| item.write_to(w))
+        };
+        let (bytes, _) = outcome(4096, blocks).expect("writes");
+        if len % 8 == 0 {
+            // In a buffer of exactly `bytes`, the last block's room is its bits
+            // and the padding of the last byte: short of its maximum.
+            let last = outcome(4096, |w| elements[len - 8..].iter().try_for_each(|item| item.write_to(w)));
+            let room = <Element as BitPack>::MAX_BITS * __private::BLOCK;
+            assert!(last.expect("writes").1 + 7 < room, "{len}: the last block reserves its maximum");
+        }
+        for buf_len in bytes.len().saturating_sub(40)..=bytes.len() {
+            assert_eq!(outcome(buf_len, blocks), outcome(buf_len, scalar), "{len} elements, {buf_len} bytes");
+        }
+        assert_eq!(outcome(bytes.len(), blocks).map(|(written, _)| written), Ok(bytes));
+    }
+}
+
 #[test]
 fn a_step_above_the_maximum_in_any_lane_is_refused_where_the_scalar_path_refuses_it() {
     // `Point`'s axes: 12800 steps of 0.01 in 14 bits, so 12801..=16383 are

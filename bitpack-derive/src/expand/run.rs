@@ -115,6 +115,44 @@ fn tail_write(names: &Names, written: &[(Access, &Encoding<'_>)], fields: &[Fiel
     }
 }
 
+/// [`tail_write`] where the `Option`'s value is one run leaf: put after the
+/// run's leaves before the run is finished (the same bits: the value follows
+/// the run), or, refused, written by its own code after the run (the error
+/// then at the same bit). `None` for any other value.
+fn tail_leaf(
+    names: &Names,
+    written: &[(Access, &Encoding<'_>)],
+    fields: &[FieldLeaves<'_>],
+) -> Option<TokenStream> {
+    let (Some(FieldLeaves::Optional(inner)), Some((access, _))) = (fields.last(), written.last()) else {
+        return None;
+    };
+    let leaf = codec(inner).run_leaf()?;
+    let (p, writer, run, valid, bits_name) =
+        (&names.runtime, &names.writer, &names.run, &names.valid, &names.run_bits);
+    // The run's locals are done with: the `Option`'s value and its bits.
+    let (reference, item, tail) = (access.reference(), names.value(0), names.value(1));
+    let inner_access = Access::Ref(quote!(#item));
+    let (bits, width) = (leaf.bits(names, inner_access.value()), leaf.width(names));
+    let write_inner = codec(inner).write(names, &inner_access, 1);
+    Some(quote! {
+        if let #p::Some(#item) = #reference {
+            // `valid` is true here: the run's leaves were accepted. The room
+            // checked was the run's (a reserved block's writer: always room).
+            let #tail = #bits;
+            if #valid && #p::run_fits(#writer, #bits_name + #width as ::core::primitive::usize) {
+                #run.put_split(#writer, #tail, #width);
+                #run.finish(#writer);
+            } else {
+                #run.finish(#writer);
+                #write_inner
+            }
+        } else {
+            #run.finish(#writer);
+        }
+    })
+}
+
 /// The fields at `written` (where each is and how it is encoded) as one write,
 /// falling back to their own writes.
 pub fn write(names: &Names, written: &[(Access, &Encoding<'_>)]) -> TokenStream {
@@ -135,7 +173,11 @@ pub fn write_in(
     let (p, writer, widths_name, bits_name, valid, run) =
         (&names.runtime, &names.writer, &names.widths, &names.run_bits, &names.valid, &names.run);
     let (lets, locals) = leaf_bits(names, written, &fields, block);
-    let tail = tail_write(names, written, &fields);
+    let (finish, tail) = match (block, tail_leaf(names, written, &fields)) {
+        // In a block, a leaf value after the run goes into its last word.
+        (Some(_), Some(tail)) => (tail, TokenStream::new()),
+        _ => (quote!(#run.finish(#writer);), tail_write(names, written, &fields)),
+    };
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
     // A block's elements split leaves across whole words (see
@@ -155,7 +197,7 @@ pub fn write_in(
         if #valid && #p::run_fits(#writer, #bits_name) {
             let mut #run = #p::RunWriter::new();
             #(#puts)*
-            #run.finish(#writer);
+            #finish
             #tail
         } else {
             #(#fallback)*
