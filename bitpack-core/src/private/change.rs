@@ -77,9 +77,10 @@ fn wide(fingerprint: Fingerprint) -> [u64; 2] {
     }
 }
 
-/// The print (see [`wide`]) of a group of relative floats whose bits are
-/// `leaves` (each one's steps and width, as `write_compressed_float` pushes
-/// them), quantized once for it and for their relative codes.
+/// The print (see `wide`: the bits themselves when they fit in 128, else
+/// the digest) of a group of relative floats whose bits are `leaves` (each
+/// one's steps and width, as `write_compressed_float` pushes them),
+/// quantized once for it and for their relative codes.
 #[inline(always)]
 pub fn wide_print<const N: usize>(leaves: [(u64, u32); N]) -> [u64; 2] {
     let mut sink = BitFingerprint::starting_at(0);
