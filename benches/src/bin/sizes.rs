@@ -471,7 +471,8 @@ fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> 
 /// churning worlds `rounds` times, for a profiler (callgrind's instruction
 /// counts do not move with the machine's load): `whole` and `whole-vec`
 /// (encode, the entities in a `BTreeMap` or a sorted `Vec`), `sender-map`,
-/// `sender-vec` (`Sender::write`, acks the next tick).
+/// `sender-vec` (`Sender::write`, acks the next tick), `read-whole` and
+/// `read-whole-vec` (decode).
 fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> {
     use bitpack::sync::{Receiver, Sender};
 
@@ -483,6 +484,16 @@ fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> 
                 let used = black_box(sender.write(black_box(world), buf)?);
                 receiver.read(&buf[..used])?;
                 sender.ack(&receiver.acks());
+            }
+        }
+        Ok(())
+    }
+
+    fn reads<W: churn::World>(worlds: &[W], rounds: usize) -> Result<(), bitpack::Error> {
+        let encoded = worlds.iter().map(bitpack::encode).collect::<Result<Vec<_>, _>>()?;
+        for _ in 0..rounds {
+            for bytes in &encoded {
+                black_box(bitpack::decode::<W>(black_box(bytes))?);
             }
         }
         Ok(())
@@ -510,6 +521,10 @@ fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> 
             }
             Ok(())
         }
+        // Decoding the whole worlds (the receiver's first packet, the
+        // arena's whole-state row): `read-whole` builds `BTreeMap`s.
+        "read-whole" => reads(&worlds, rounds),
+        "read-whole-vec" => reads(&churn::as_vecs(&worlds), rounds),
         "sender-map" => senders(&worlds, rounds, &mut buf),
         "sender-vec" => senders(&churn::as_vecs(&worlds), rounds, &mut buf),
         _ => Err(bitpack::Error::new(bitpack::ErrorKind::InvalidDeclaration, 0)),

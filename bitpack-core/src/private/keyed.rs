@@ -956,32 +956,63 @@ where
     })
 }
 
-/// Builds a collection: the baseline's entries in key order, then the new ones.
-trait Build<K, V> {
+/// Collects a whole collection's entries, in key order.
+trait Put<K, V> {
+    /// An entry, after every entry put before it.
+    fn put(&mut self, key: K, value: V, at: usize) -> Result<(), Error>;
+    fn len(&self) -> usize;
+}
+
+/// Builds a collection from a baseline: the baseline's entries in key
+/// order, then the new ones.
+trait Build<K, V>: Put<K, V> {
     /// An entry kept from the baseline.
     fn kept(&mut self, key: K, value: &V);
-    /// An entry of the baseline with a new value.
-    fn put(&mut self, key: K, value: V, at: usize) -> Result<(), Error>;
     /// An entry of the baseline removed.
     fn removed(&mut self, key: K);
     /// A new entry (after every entry of the baseline): `Err` for a key
     /// the collection holds.
     fn insert(&mut self, key: K, value: V, at: usize) -> Result<(), Error>;
-    fn len(&self) -> usize;
 }
 
-/// A map built by editing a copy of the baseline (or an empty map).
-struct MapBuild<K, V>(BTreeMap<K, V>);
+/// A whole map's entries gathered in a `Vec`, then built into the map at
+/// once: a `BTreeMap` collected from entries in key order is built bottom
+/// up (a stable sort finds them in order), where inserting each entry
+/// searches from the root.
+struct MapBuild<K, V>(Vec<(K, V)>);
 
-impl<K: Key, V> Build<K, V> for MapBuild<K, V> {
+impl<K: Key, V> Put<K, V> for MapBuild<K, V> {
     #[inline(always)]
-    fn kept(&mut self, _key: K, _value: &V) {}
+    fn put(&mut self, key: K, value: V, _at: usize) -> Result<(), Error> {
+        self.0.push((key, value));
+        Ok(())
+    }
 
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// A map built by editing a copy of the baseline: a delta changes some of
+/// its entries, and rebuilding the map from every entry (as [`MapBuild`])
+/// costs more than finding those.
+struct MapEdit<K, V>(BTreeMap<K, V>);
+
+impl<K: Key, V> Put<K, V> for MapEdit<K, V> {
     #[inline(always)]
     fn put(&mut self, key: K, value: V, _at: usize) -> Result<(), Error> {
         self.0.insert(key, value);
         Ok(())
     }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+impl<K: Key, V> Build<K, V> for MapEdit<K, V> {
+    #[inline(always)]
+    fn kept(&mut self, _key: K, _value: &V) {}
 
     #[inline(always)]
     fn removed(&mut self, key: K) {
@@ -998,10 +1029,6 @@ impl<K: Key, V> Build<K, V> for MapBuild<K, V> {
             alloc::collections::btree_map::Entry::Occupied(_) => Err(Error::new(ErrorKind::NonCanonical, at)),
         }
     }
-
-    fn len(&self) -> usize {
-        self.0.len()
-    }
 }
 
 /// A sorted `Vec` built entry by entry; every value must carry its key.
@@ -1010,12 +1037,7 @@ struct VecBuild<V, F> {
     key: F,
 }
 
-impl<K: Key, V: Clone, F: Fn(&V) -> K> Build<K, V> for VecBuild<V, F> {
-    #[inline(always)]
-    fn kept(&mut self, _key: K, value: &V) {
-        self.values.push(value.clone());
-    }
-
+impl<K: Key, V, F: Fn(&V) -> K> Put<K, V> for VecBuild<V, F> {
     #[inline(always)]
     fn put(&mut self, key: K, value: V, at: usize) -> Result<(), Error> {
         if (self.key)(&value) != key {
@@ -1023,6 +1045,17 @@ impl<K: Key, V: Clone, F: Fn(&V) -> K> Build<K, V> for VecBuild<V, F> {
         }
         self.values.push(value);
         Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+}
+
+impl<K: Key, V: Clone, F: Fn(&V) -> K> Build<K, V> for VecBuild<V, F> {
+    #[inline(always)]
+    fn kept(&mut self, _key: K, value: &V) {
+        self.values.push(value.clone());
     }
 
     #[inline(always)]
@@ -1041,14 +1074,10 @@ impl<K: Key, V: Clone, F: Fn(&V) -> K> Build<K, V> for VecBuild<V, F> {
             }
         }
     }
-
-    fn len(&self) -> usize {
-        self.values.len()
-    }
 }
 
 /// Reads a whole collection into `build` (empty).
-fn read_whole<K: Key, V: BitPack, B: Build<K, V>>(
+fn read_whole<K: Key, V: BitPack, B: Put<K, V>>(
     reader: &mut impl BitRead,
     max_len: usize,
     mut build: B,
@@ -1235,7 +1264,7 @@ pub mod map {
         reader: &mut impl BitRead,
         max_len: usize,
     ) -> Result<BTreeMap<K, V>, Error> {
-        Ok(read_whole(reader, max_len, MapBuild(BTreeMap::new()))?.0)
+        Ok(read_whole(reader, max_len, MapBuild(Vec::new()))?.0.into_iter().collect())
     }
 
     /// `write_delta` and `write_delta_within`: the changed, new and removed
@@ -1262,7 +1291,7 @@ pub mod map {
         max_len: usize,
         spawn: fn() -> V,
     ) -> Result<BTreeMap<K, V>, Error> {
-        let build = MapBuild(baseline.clone());
+        let build = MapEdit(baseline.clone());
         Ok(super::read_delta(reader, entries(baseline), baseline.len(), max_len, spawn, build)?.0)
     }
 
