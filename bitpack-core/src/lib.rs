@@ -128,10 +128,10 @@ mod relative;
 mod sink;
 pub mod smallest_three;
 mod source;
-#[allow(unsafe_code)]
-mod unchecked;
 #[cfg(feature = "alloc")]
 pub mod sync;
+#[allow(unsafe_code)]
+mod unchecked;
 pub mod with;
 mod words;
 mod write;

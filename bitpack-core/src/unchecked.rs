@@ -18,11 +18,10 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 }
 
 /// Whether every byte is below 0x80, a word at a time (the last word
-/// overlapping the one before it, short slices in two overlapping halves).
+/// overlapping the one before it; 4 to 7 bytes in two overlapping halves).
 #[inline(always)]
 fn is_ascii(bytes: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let len = bytes.len();
     let any = if let Some(last) = bytes.last_chunk::<8>() {
         let (words, _) = bytes.as_chunks::<8>();
         let mut any = u64::from_le_bytes(*last);
@@ -33,11 +32,13 @@ fn is_ascii(bytes: &[u8]) -> bool {
     } else if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
         u64::from(u32::from_le_bytes(*first) | u32::from_le_bytes(*last))
     } else {
-        // 0 to 3 bytes: the first, the middle and the last cover them.
-        match bytes {
+        // 0 to 3 bytes (the last arm meets only 3).
+        u64::from(match *bytes {
             [] => 0,
-            _ => u64::from(bytes[0] | bytes[len / 2] | bytes[len - 1]),
-        }
+            [a] => a,
+            [a, b] => a | b,
+            [a, b, c, ..] => a | b | c,
+        })
     };
     any & HIGH == 0
 }
