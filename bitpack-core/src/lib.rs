@@ -37,6 +37,7 @@
 //! ├── words.rs              bits gathered into 64-bit words before a push
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic
 //! ├── source.rs             BitSource: the raw takes under BitRead (sealed)
+//! ├── unchecked.rs          the only `unsafe`: ASCII bytes as a str without a second scan
 //! ├── read.rs               BitRead: every read, checked, over any source
 //! ├── reader.rs             BitReader: a slice as a source; the allocation budget
 //! ├── boxed.rs              Box<T> and Box<[T; N]> read within the budget
@@ -89,7 +90,9 @@
 //! └── impls_mint.rs         ... for mint's (feature mint)
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is refused everywhere but `unchecked.rs`, where each use is
+// small and argued.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
@@ -127,6 +130,8 @@ pub mod smallest_three;
 mod source;
 #[cfg(feature = "alloc")]
 pub mod sync;
+#[allow(unsafe_code)]
+mod unchecked;
 pub mod with;
 mod words;
 mod write;

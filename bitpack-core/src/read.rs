@@ -423,8 +423,10 @@ pub(crate) fn text_len<S: BitRead + ?Sized>(source: &mut S, max_len: usize) -> R
 /// `bytes` as text: valid UTF-8, and without NUL when it is refused.
 #[inline(always)]
 pub(crate) fn checked_text(bytes: &[u8], nul: Nul) -> Result<&str, ErrorKind> {
-    let Ok(text) = core::str::from_utf8(bytes) else {
-        return Err(ErrorKind::InvalidUtf8);
+    // ASCII (the common case) is valid UTF-8: a word test, not a decode.
+    let text = match crate::unchecked::ascii_str(bytes) {
+        Some(text) => text,
+        None => core::str::from_utf8(bytes).map_err(|_| ErrorKind::InvalidUtf8)?,
     };
     if nul == Nul::Refused && has_nul(bytes) {
         return Err(ErrorKind::InteriorNul);
