@@ -6,6 +6,7 @@
 
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
+pub(crate) mod local;
 pub(crate) mod reserved;
 pub(crate) mod writer;
 
@@ -48,4 +49,14 @@ pub trait Reserve {
     /// reserved sink this is always `Some`: the outer reservation
     /// covers every nested one.
     fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>>;
+
+    /// The sink moved into a value of its own (room checks as its own),
+    /// moved back when that is dropped (see `local`).
+    type Local<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// This sink as a [`Reserve::Local`], for a stretch of pushes whose
+    /// state the compiler can then keep in registers (a derived block's).
+    fn local(&mut self) -> Self::Local<'_>;
 }

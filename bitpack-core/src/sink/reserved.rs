@@ -2,6 +2,7 @@
 
 use super::counter::BitCounter;
 use super::fingerprint::BitFingerprint;
+use super::local::{Local, ReservedLocal};
 use super::writer::BitWriter;
 use super::{BitSink, Reserve};
 use crate::error::Error;
@@ -51,15 +52,24 @@ impl<S: BitSink> BitSink for Reserved<'_, S> {
     }
 }
 
-impl<'r, S: BitSink> Reserve for Reserved<'r, S> {
+impl<'r, S: BitSink + Reserve> Reserve for Reserved<'r, S> {
     type Reserved<'s>
         = Reserved<'s, S>
+    where
+        Self: 's;
+    type Local<'s>
+        = ReservedLocal<S::Local<'s>>
     where
         Self: 's;
 
     #[inline(always)]
     fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
         Some(Reserved { sink: &mut *self.sink })
+    }
+
+    #[inline(always)]
+    fn local(&mut self) -> Self::Local<'_> {
+        ReservedLocal { sink: self.sink.local() }
     }
 }
 
@@ -71,6 +81,15 @@ macro_rules! reserve_checked {
                 = Reserved<'s, $sink>
             where
                 Self: 's;
+            type Local<'s>
+                = Local<'s, $sink>
+            where
+                Self: 's;
+
+            #[inline(always)]
+            fn local(&mut self) -> Self::Local<'_> {
+                Local::new(self)
+            }
 
             #[inline(always)]
             fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>> {

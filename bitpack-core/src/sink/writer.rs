@@ -63,6 +63,19 @@ impl<'a> BitWriter<'a> {
         Ok(end)
     }
 
+    /// This writer by value, its buffer taken (an empty one left in its
+    /// place): for `sink::local`, which moves it back.
+    #[inline(always)]
+    pub(crate) fn take_buffer(&mut self) -> Self {
+        BitWriter {
+            buf: core::mem::take(&mut self.buf),
+            scratch: self.scratch,
+            scratch_bits: self.scratch_bits,
+            word_index: self.word_index,
+            capacity_bits: self.capacity_bits,
+        }
+    }
+
     /// Appends up to 32 bits.
     #[inline(always)]
     fn push32(&mut self, value: u64, bits: u32) {
