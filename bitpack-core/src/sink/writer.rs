@@ -160,8 +160,9 @@ impl BitSink for BitWriter<'_> {
                 words.copy_from_slice(&low.to_le_bytes());
             }
             self.word_index += 8;
-            // `value >> (64 - waiting)`, 0 when nothing waits.
-            self.scratch = (value >> 1) >> (63 - waiting);
+            // `value >> (64 - waiting)`, 0 when nothing waits: one funnel
+            // shift (`shld`).
+            self.scratch = ((u128::from(value) << waiting) >> 64) as u64;
         } else if bits <= 32 {
             self.push32(value, bits);
         } else {
