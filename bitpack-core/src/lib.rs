@@ -89,7 +89,7 @@
 //! └── impls_mint.rs         ... for mint's (feature mint)
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
@@ -127,6 +127,8 @@ pub mod smallest_three;
 mod source;
 #[cfg(feature = "alloc")]
 pub mod sync;
+#[allow(unsafe_code)]
+mod unchecked;
 pub mod with;
 mod words;
 mod write;
