@@ -33,7 +33,9 @@
 //! │   ├── writer.rs         BitWriter: bits into a buffer, in 32-bit words
 //! │   ├── counter.rs        BitCounter: counts the bits, writes none
 //! │   ├── fingerprint.rs    BitFingerprint and Fingerprint: a group's bits, without keeping them
-//! │   └── reserved.rs       a sink inside a reservation; the list of sinks that reserve
+//! │   ├── reserved.rs       a sink inside a reservation; the list of sinks that reserve
+//! │   └── local.rs          a sink moved into a local for a derived block's pushes
+//! ├── unchecked.rs          Words: the writer's buffer, a store one compare (the one unsafe module)
 //! ├── words.rs              bits gathered into 64-bit words before a push
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic
 //! ├── source.rs             BitSource: the raw takes under BitRead (sealed)
