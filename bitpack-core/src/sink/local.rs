@@ -65,34 +65,11 @@ impl<S: Detach> Drop for Local<'_, S> {
 impl<S: Detach> BitSink for Local<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    #[inline(always)]
-    fn checkpoint(&self) -> S::Checkpoint {
-        self.sink.checkpoint()
-    }
-
-    #[inline(always)]
-    fn rewind(&mut self, checkpoint: S::Checkpoint) {
-        self.sink.rewind(checkpoint);
-    }
-
-    #[inline(always)]
-    fn position(&self) -> usize {
-        self.sink.position()
-    }
+    forward_pushes!();
 
     #[inline(always)]
     fn reserve(&self, bits: usize) -> Result<(), Error> {
         self.sink.reserve(bits)
-    }
-
-    #[inline(always)]
-    fn push(&mut self, value: u64, bits: u32) {
-        self.sink.push(value, bits);
-    }
-
-    #[inline(always)]
-    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-        self.sink.push_aligned_bytes(bytes);
     }
 }
 
@@ -128,34 +105,11 @@ pub struct ReservedLocal<L: BitSink + Reserve> {
 impl<L: BitSink + Reserve> BitSink for ReservedLocal<L> {
     type Checkpoint = L::Checkpoint;
 
-    #[inline(always)]
-    fn checkpoint(&self) -> L::Checkpoint {
-        self.sink.checkpoint()
-    }
-
-    #[inline(always)]
-    fn rewind(&mut self, checkpoint: L::Checkpoint) {
-        self.sink.rewind(checkpoint);
-    }
-
-    #[inline(always)]
-    fn position(&self) -> usize {
-        self.sink.position()
-    }
+    forward_pushes!();
 
     #[inline(always)]
     fn reserve(&self, _bits: usize) -> Result<(), Error> {
         Ok(())
-    }
-
-    #[inline(always)]
-    fn push(&mut self, value: u64, bits: u32) {
-        self.sink.push(value, bits);
-    }
-
-    #[inline(always)]
-    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-        self.sink.push_aligned_bytes(bytes);
     }
 }
 

@@ -4,6 +4,37 @@
 //! value is `BitWrite`'s, so the sinks cannot drift apart. Both traits are
 //! sealed: this module is private to the crate.
 
+/// [`BitSink`]'s methods but `reserve` for a sink that passes everything to
+/// its `sink` field (a reservation, a local).
+macro_rules! forward_pushes {
+    () => {
+        #[inline(always)]
+        fn checkpoint(&self) -> Self::Checkpoint {
+            self.sink.checkpoint()
+        }
+
+        #[inline(always)]
+        fn rewind(&mut self, checkpoint: Self::Checkpoint) {
+            self.sink.rewind(checkpoint);
+        }
+
+        #[inline(always)]
+        fn position(&self) -> usize {
+            self.sink.position()
+        }
+
+        #[inline(always)]
+        fn push(&mut self, value: u64, bits: u32) {
+            self.sink.push(value, bits);
+        }
+
+        #[inline(always)]
+        fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+            self.sink.push_aligned_bytes(bytes);
+        }
+    };
+}
+
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
 pub(crate) mod local;

@@ -21,34 +21,11 @@ pub struct Reserved<'s, S: BitSink> {
 impl<S: BitSink> BitSink for Reserved<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    #[inline(always)]
-    fn checkpoint(&self) -> S::Checkpoint {
-        self.sink.checkpoint()
-    }
-
-    #[inline(always)]
-    fn rewind(&mut self, checkpoint: S::Checkpoint) {
-        self.sink.rewind(checkpoint);
-    }
-
-    #[inline(always)]
-    fn position(&self) -> usize {
-        self.sink.position()
-    }
+    forward_pushes!();
 
     #[inline(always)]
     fn reserve(&self, _bits: usize) -> Result<(), Error> {
         Ok(())
-    }
-
-    #[inline(always)]
-    fn push(&mut self, value: u64, bits: u32) {
-        self.sink.push(value, bits);
-    }
-
-    #[inline(always)]
-    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-        self.sink.push_aligned_bytes(bytes);
     }
 }
 
