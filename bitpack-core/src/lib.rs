@@ -33,11 +33,12 @@
 //! │   ├── writer.rs         BitWriter: bits into a buffer, in 32-bit words
 //! │   ├── counter.rs        BitCounter: counts the bits, writes none
 //! │   ├── fingerprint.rs    BitFingerprint and Fingerprint: a group's bits, without keeping them
-//! │   └── reserved.rs       a sink inside a reservation; the list of sinks that reserve
+//! │   ├── reserved.rs       a sink inside a reservation; the list of sinks that reserve
+//! │   └── local.rs          a sink moved into a local for a derived block's pushes
+//! ├── unchecked.rs          the one unsafe module: the writer's stores (Words), ASCII as str
 //! ├── words.rs              bits gathered into 64-bit words before a push
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic
 //! ├── source.rs             BitSource: the raw takes under BitRead (sealed)
-//! ├── unchecked.rs          the only `unsafe`: ASCII bytes as a str without a second scan
 //! ├── read.rs               BitRead: every read, checked, over any source
 //! ├── reader.rs             BitReader: a slice as a source; the allocation budget
 //! ├── boxed.rs              Box<T> and Box<[T; N]> read within the budget

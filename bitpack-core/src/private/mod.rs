@@ -236,6 +236,14 @@ pub fn reserve<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve
     writer.reserve_all(bits)
 }
 
+/// The writer moved into a local for a stretch of writes (a derived
+/// block's elements), moved back when the local is dropped: the same bits
+/// and checks, its state kept in registers meanwhile.
+#[inline(always)]
+pub fn local<W: BitWrite>(writer: &mut W) -> <W as Reserve>::Local<'_> {
+    writer.local()
+}
+
 /// Writes an enum's variant index as `int(index, 0, variants - 1)`.
 #[inline(always)]
 pub fn write_tag<W: BitWrite>(writer: &mut W, index: u32, variants: u32) -> Result<(), Error> {

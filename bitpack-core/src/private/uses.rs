@@ -2235,42 +2235,28 @@ impl p::BitPack for Lanes {
             if !lanes_valid {
                 return p::Ok(false);
             }
-            // The derive repeats the element loop in both branches; here one
-            // generic function over the two writers.
-            fn each<W: p::BitWrite>(
-                writer: &mut W,
-                block: &[Lanes; 8],
-                steps0: [u32; 8],
-                steps1: [u64; 8],
-            ) -> p::Result<(), p::Error> {
-                for lane in 0..8 {
-                    let item = &block[lane];
-                    p::write_atomic(writer, |writer| {
-                        let valid = true;
-                        let value0 = u64::from(steps0[lane]);
-                        let value1 = steps1[lane];
-                        if valid && p::run_fits(writer, LANES_RUN_BITS) {
-                            let mut run = p::RunWriter::new();
-                            run.put_split(writer, value0, LANES_WIDTHS[0]);
-                            run.put_split(writer, value1, LANES_WIDTHS[1]);
-                            run.finish(writer);
-                        } else {
-                            p::BitWrite::write_compressed_float(writer, item.x, -1.0, 1.0, 0.01)?;
-                            p::BitWrite::write_compressed_double(writer, item.far, -1.0e6, 1.0e6, 0.001)?;
-                        }
-                        p::Ok(())
-                    })?;
-                }
-                p::Ok(())
+            // Two float leaves: nothing to check past the lanes' finiteness
+            // (a run with ranged leaves adds their checks here, lane by lane).
+            // The whole block's room checked once; without it, element by element.
+            let p::Some(mut reserved) = p::reserve(writer, <Self as p::BitPack>::MAX_BITS.saturating_mul(8))
+            else {
+                return p::Ok(false);
+            };
+            // The writer moved into a local for the block.
+            let mut reserved = p::local(&mut reserved);
+            let writer = &mut reserved;
+            for lane in 0..8 {
+                // Checked for the block: no fallback of its own.
+                p::write_atomic(writer, |writer| {
+                    let value0 = u64::from(steps0[lane]);
+                    let value1 = steps1[lane];
+                    let mut run = p::RunWriter::new();
+                    run.put_split(writer, value0, LANES_WIDTHS[0]);
+                    run.put_split(writer, value1, LANES_WIDTHS[1]);
+                    run.finish(writer);
+                    p::Ok(())
+                })?;
             }
-            // The whole block's room checked once.
-            if let p::Some(mut reserved) =
-                p::reserve(writer, <Self as p::BitPack>::MAX_BITS.saturating_mul(8))
-            {
-                each(&mut reserved, block, steps0, steps1)?;
-                return p::Ok(true);
-            }
-            each(writer, block, steps0, steps1)?;
             p::Ok(true)
         })
     }

@@ -4,8 +4,40 @@
 //! value is `BitWrite`'s, so the sinks cannot drift apart. Both traits are
 //! sealed: this module is private to the crate.
 
+/// [`BitSink`]'s methods but `reserve` for a sink that passes everything to
+/// its `sink` field (a reservation, a local).
+macro_rules! forward_pushes {
+    () => {
+        #[inline(always)]
+        fn checkpoint(&self) -> Self::Checkpoint {
+            self.sink.checkpoint()
+        }
+
+        #[inline(always)]
+        fn rewind(&mut self, checkpoint: Self::Checkpoint) {
+            self.sink.rewind(checkpoint);
+        }
+
+        #[inline(always)]
+        fn position(&self) -> usize {
+            self.sink.position()
+        }
+
+        #[inline(always)]
+        fn push(&mut self, value: u64, bits: u32) {
+            self.sink.push(value, bits);
+        }
+
+        #[inline(always)]
+        fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+            self.sink.push_aligned_bytes(bytes);
+        }
+    };
+}
+
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
+pub(crate) mod local;
 pub(crate) mod reserved;
 pub(crate) mod writer;
 
@@ -48,4 +80,14 @@ pub trait Reserve {
     /// reserved sink this is always `Some`: the outer reservation
     /// covers every nested one.
     fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>>;
+
+    /// The sink moved into a value of its own (room checks as its own),
+    /// moved back when that is dropped (see `local`).
+    type Local<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// This sink as a [`Reserve::Local`], for a stretch of pushes whose
+    /// state the compiler can then keep in registers (a derived block's).
+    fn local(&mut self) -> Self::Local<'_>;
 }

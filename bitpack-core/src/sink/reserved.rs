@@ -2,6 +2,7 @@
 
 use super::counter::BitCounter;
 use super::fingerprint::BitFingerprint;
+use super::local::{Local, ReservedLocal};
 use super::writer::BitWriter;
 use super::{BitSink, Reserve};
 use crate::error::Error;
@@ -20,46 +21,32 @@ pub struct Reserved<'s, S: BitSink> {
 impl<S: BitSink> BitSink for Reserved<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    #[inline(always)]
-    fn checkpoint(&self) -> S::Checkpoint {
-        self.sink.checkpoint()
-    }
-
-    #[inline(always)]
-    fn rewind(&mut self, checkpoint: S::Checkpoint) {
-        self.sink.rewind(checkpoint);
-    }
-
-    #[inline(always)]
-    fn position(&self) -> usize {
-        self.sink.position()
-    }
+    forward_pushes!();
 
     #[inline(always)]
     fn reserve(&self, _bits: usize) -> Result<(), Error> {
         Ok(())
     }
-
-    #[inline(always)]
-    fn push(&mut self, value: u64, bits: u32) {
-        self.sink.push(value, bits);
-    }
-
-    #[inline(always)]
-    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-        self.sink.push_aligned_bytes(bytes);
-    }
 }
 
-impl<'r, S: BitSink> Reserve for Reserved<'r, S> {
+impl<'r, S: BitSink + Reserve> Reserve for Reserved<'r, S> {
     type Reserved<'s>
         = Reserved<'s, S>
+    where
+        Self: 's;
+    type Local<'s>
+        = ReservedLocal<S::Local<'s>>
     where
         Self: 's;
 
     #[inline(always)]
     fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
         Some(Reserved { sink: &mut *self.sink })
+    }
+
+    #[inline(always)]
+    fn local(&mut self) -> Self::Local<'_> {
+        ReservedLocal { sink: self.sink.local() }
     }
 }
 
@@ -71,6 +58,15 @@ macro_rules! reserve_checked {
                 = Reserved<'s, $sink>
             where
                 Self: 's;
+            type Local<'s>
+                = Local<'s, $sink>
+            where
+                Self: 's;
+
+            #[inline(always)]
+            fn local(&mut self) -> Self::Local<'_> {
+                Local::new(self)
+            }
 
             #[inline(always)]
             fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>> {

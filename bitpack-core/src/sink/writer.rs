@@ -2,6 +2,7 @@
 
 use super::BitSink;
 use crate::error::{Error, ErrorKind};
+use crate::unchecked::Words;
 
 /// Writes bits into a byte buffer of any length, LSB first, flushing
 /// 32-bit little-endian words as the reference does. Never allocates.
@@ -19,7 +20,7 @@ use crate::error::{Error, ErrorKind};
 /// ```
 #[derive(Debug)]
 pub struct BitWriter<'a> {
-    buf: &'a mut [u8],
+    buf: Words<'a>,
     /// Pending bits, low bit first; always fewer than 32 between pushes.
     scratch: u64,
     scratch_bits: u32,
@@ -34,16 +35,16 @@ impl<'a> BitWriter<'a> {
     #[inline]
     pub fn new(buf: &'a mut [u8]) -> Self {
         let capacity_bits = buf.len().saturating_mul(8);
-        BitWriter { buf, scratch: 0, scratch_bits: 0, word_index: 0, capacity_bits }
+        BitWriter { buf: Words::new(buf), scratch: 0, scratch_bits: 0, word_index: 0, capacity_bits }
     }
 
     /// Flushes the partly filled last byte (its unused high bits zero) and
     /// returns the bytes used: `ceil(bits_written / 8)`.
     #[inline]
-    pub fn finish(self) -> Result<usize, Error> {
+    pub fn finish(mut self) -> Result<usize, Error> {
         let tail = self.scratch_bits.div_ceil(8) as usize;
         let end = self.word_index + tail;
-        let Some(dest) = self.buf.get_mut(self.word_index..end) else {
+        let Some(dest) = self.buf.buf().get_mut(self.word_index..end) else {
             // Only after writes inside a reservation overran it: a
             // hand-written `BitPack` whose `MAX_BITS` understates what it
             // writes. The words past the buffer were dropped.
@@ -63,6 +64,19 @@ impl<'a> BitWriter<'a> {
         Ok(end)
     }
 
+    /// This writer by value, its buffer taken (an empty one left in its
+    /// place): for `sink::local`, which moves it back.
+    #[inline(always)]
+    pub(crate) fn take_buffer(&mut self) -> Self {
+        BitWriter {
+            buf: core::mem::take(&mut self.buf),
+            scratch: self.scratch,
+            scratch_bits: self.scratch_bits,
+            word_index: self.word_index,
+            capacity_bits: self.capacity_bits,
+        }
+    }
+
     /// Appends up to 32 bits.
     #[inline(always)]
     fn push32(&mut self, value: u64, bits: u32) {
@@ -78,10 +92,9 @@ impl<'a> BitWriter<'a> {
     #[inline(always)]
     fn flush_word(&mut self) {
         // The reservation guarantees these 4 bytes lie inside `buf`: 32
-        // reserved bits start at `word_index`, a multiple of 4 bytes.
-        if let Some(word) = self.buf.get_mut(self.word_index..self.word_index + 4) {
-            word.copy_from_slice(&(self.scratch as u32).to_le_bytes());
-        }
+        // reserved bits start at `word_index`, a multiple of 4 bytes. (Past
+        // it, after an overrun, nothing is stored and `finish` refuses.)
+        self.buf.store_u32(self.word_index, self.scratch as u32);
         self.word_index += 4;
         self.scratch >>= 32;
         self.scratch_bits -= 32;
@@ -143,12 +156,11 @@ impl BitSink for BitWriter<'_> {
             // branch on how many.
             let waiting = self.scratch_bits % 32;
             let low = self.scratch | (value << waiting);
-            if let Some(words) = self.buf.get_mut(self.word_index..self.word_index + 8) {
-                words.copy_from_slice(&low.to_le_bytes());
-            }
+            self.buf.store_u64(self.word_index, low);
             self.word_index += 8;
-            // `value >> (64 - waiting)`, 0 when nothing waits.
-            self.scratch = (value >> 1) >> (63 - waiting);
+            // `value >> (64 - waiting)`, 0 when nothing waits: one funnel
+            // shift (`shld`).
+            self.scratch = ((u128::from(value) << waiting) >> 64) as u64;
         } else if bits <= 32 {
             self.push32(value, bits);
         } else {
@@ -156,9 +168,7 @@ impl BitSink for BitWriter<'_> {
             let wide = u128::from(self.scratch) | (u128::from(value) << self.scratch_bits);
             let total = self.scratch_bits + bits;
             if total >= 64 {
-                if let Some(words) = self.buf.get_mut(self.word_index..self.word_index + 8) {
-                    words.copy_from_slice(&(wide as u64).to_le_bytes());
-                }
+                self.buf.store_u64(self.word_index, wide as u64);
                 self.word_index += 8;
                 self.scratch = (wide >> 64) as u64;
                 self.scratch_bits = total - 64;
@@ -193,7 +203,7 @@ impl BitSink for BitWriter<'_> {
         }
         // ...copy whole words straight into the buffer...
         let whole = rest.len() & !3;
-        if let Some(dest) = self.buf.get_mut(self.word_index..self.word_index + whole) {
+        if let Some(dest) = self.buf.buf().get_mut(self.word_index..self.word_index + whole) {
             dest.copy_from_slice(&rest[..whole]);
         }
         self.word_index += whole;

@@ -26,7 +26,7 @@
 use crate::expand::body;
 use crate::expand::names::{Access, Names};
 use crate::expand::run::{self, InBlock, RunLane};
-use crate::expand::{atomic, items, pattern, reserved_write};
+use crate::expand::{atomic, items, pattern};
 use crate::ir::Fields;
 use crate::ir::encoding::Encoding;
 use crate::ir::items::Item;
@@ -222,43 +222,55 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
         let member = &fields.fields[position].member;
         Access::Place(quote!(#item.#member))
     };
-    let writes = fused.iter().enumerate().map(|(index, entry)| match entry {
-        Item::Run(positions) => {
-            let written: Vec<(Access, &Encoding<'_>)> = positions
-                .iter()
-                .filter_map(|&position| Some((access(position), fields.fields[position].encoding.as_ref()?)))
-                .collect();
-            let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
-            run::write_in(names, &written, Some(&InBlock { lane, steps: &steps }))
-        }
-        _ => items::write(names, &fields.fields, entry, &access),
+    let runs = |entry: &Item| {
+        let Item::Run(positions) = entry else { return None };
+        let written: Vec<(Access, &Encoding<'_>)> = positions
+            .iter()
+            .filter_map(|&position| Some((access(position), fields.fields[position].encoding.as_ref()?)))
+            .collect();
+        Some(written)
+    };
+    let checks = fused.iter().enumerate().filter_map(|(index, entry)| {
+        let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
+        run::check_in(names, &runs(entry)?, &InBlock { lane, steps: &steps, checked: true })
     });
-    let writes = quote!(#(#writes)* #p::Ok(()));
-    let (body, body_reserved) =
-        (atomic::write(names, reserved_write(names, writes.clone())), atomic::write(names, writes));
+    let writes = fused.iter().enumerate().map(|(index, entry)| match runs(entry) {
+        Some(written) => {
+            let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
+            run::write_in(names, &written, Some(&InBlock { lane, steps: &steps, checked: true }))
+        }
+        None => items::write(names, &fields.fields, entry, &access),
+    });
+    let body = atomic::write(names, quote!(#(#writes)* #p::Ok(())));
     // A loop, not unrolled: unrolled, the eight bodies measured 22% more
     // instructions (63k -> 77k a snapshot).
-    let (items, reserved) = (&names.items, &names.reserved);
+    let (elements, reserved) = (&names.items, &names.reserved);
     quote! {
-            #p::write_blocks(#items, #writer, #[inline(always)] |#writer, #block| {
+            #p::write_blocks(#elements, #writer, #[inline(always)] |#writer, #block| {
                 let mut #lanes_valid = true;
                 #(#computed)*
+                // Every run's values checked for the whole block (one flag),
+                // so each element's runs are written with no check of their
+                // own and no fallback.
+                for #lane in 0..#BLOCK {
+                    let #item = &#block[#lane];
+                    #(#lanes_valid &= #checks;)*
+                }
                 if !#lanes_valid {
                     return #p::Ok(false);
                 }
                 // The whole block's room checked once; without it (near the
-                // buffer's end), each element reserves its own.
-                if let #p::Some(mut #reserved) = #p::reserve(
+                // buffer's end), the elements are written one by one.
+                let #p::Some(mut #reserved) = #p::reserve(
                     #writer,
                     <Self as #p::BitPack>::MAX_BITS.saturating_mul(#BLOCK),
-                ) {
-                    let #writer = &mut #reserved;
-                    for #lane in 0..#BLOCK {
-                        let #item = &#block[#lane];
-                        #body_reserved?;
-                    }
-                    return #p::Ok(true);
-                }
+                ) else {
+                    return #p::Ok(false);
+                };
+                // The writer moved into a local for the block, so its state
+                // stays in registers across the elements' stores.
+                let mut #reserved = #p::local(&mut #reserved);
+                let #writer = &mut #reserved;
                 for #lane in 0..#BLOCK {
                     let #item = &#block[#lane];
                     #body?;
@@ -284,7 +296,7 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
             .filter_map(|&position| Some((fields.fields[position].encoding.as_ref()?, names.field(position))))
             .collect();
         let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
-        run::read_in(names, &read, Some(&InBlock { lane, steps: &steps }))
+        run::read_in(names, &read, Some(&InBlock { lane, steps: &steps, checked: false }))
     });
     let construct = pattern::construct(names, quote!(Self), fields);
     let values = lanes.iter().enumerate().map(|(index, leaf)| {

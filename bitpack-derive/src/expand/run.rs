@@ -84,6 +84,10 @@ pub fn lanes<'e>(names: &Names, encodings: impl Iterator<Item = &'e Encoding<'e>
 pub struct InBlock<'a> {
     pub lane: &'a Ident,
     pub steps: &'a dyn Fn(usize) -> Option<Ident>,
+    /// Every value of the run (and an `Option`'s leaf value after it) was
+    /// accepted for the whole block ([`check_in`]) and the block's room
+    /// reserved: the run is written with no check and no fallback.
+    pub checked: bool,
 }
 
 fn widths(names: &Names, fields: &[FieldLeaves<'_>]) -> Vec<TokenStream> {
@@ -123,6 +127,7 @@ fn tail_leaf(
     names: &Names,
     written: &[(Access, &Encoding<'_>)],
     fields: &[FieldLeaves<'_>],
+    block: Option<&InBlock<'_>>,
 ) -> Option<TokenStream> {
     let (Some(FieldLeaves::Optional(inner)), Some((access, _))) = (fields.last(), written.last()) else {
         return None;
@@ -134,6 +139,16 @@ fn tail_leaf(
     let (reference, item, tail) = (access.reference(), names.value(0), names.value(1));
     let inner_access = Access::Ref(quote!(#item));
     let (bits, width) = (leaf.bits(names, inner_access.value()), leaf.width(names));
+    if block.is_some_and(|block| block.checked) {
+        // Accepted by the block's check, with room reserved.
+        return Some(quote! {
+            if let #p::Some(#item) = #reference {
+                let #tail = #bits;
+                #run.put_split(#writer, #tail, #width);
+            }
+            #run.finish(#writer);
+        });
+    }
     let write_inner = codec(inner).write(names, &inner_access, 1);
     Some(quote! {
         if let #p::Some(#item) = #reference {
@@ -173,7 +188,7 @@ pub fn write_in(
     let (p, writer, widths_name, bits_name, valid, run) =
         (&names.runtime, &names.writer, &names.widths, &names.run_bits, &names.valid, &names.run);
     let (lets, locals) = leaf_bits(names, written, &fields, block);
-    let (finish, tail) = match (block, tail_leaf(names, written, &fields)) {
+    let (finish, tail) = match (block, tail_leaf(names, written, &fields, block)) {
         // In a block, a leaf value after the run goes into its last word.
         (Some(_), Some(tail)) => (tail, TokenStream::new()),
         _ => (quote!(#run.finish(#writer);), tail_write(names, written, &fields)),
@@ -189,6 +204,19 @@ pub fn write_in(
     });
     // Widths and their total are constants, so the packing folds into
     // constant shifts (see `__private::RunWriter`).
+    if block.is_some_and(|block| block.checked) {
+        // `valid` is cleared by nothing that is read: the checks fold away.
+        return quote! {{
+            const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
+            const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
+            let mut #valid = true;
+            #(#lets)*
+            let mut #run = #p::RunWriter::new();
+            #(#puts)*
+            #finish
+            #tail
+        }};
+    }
     quote! {{
         const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
         const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
@@ -203,6 +231,36 @@ pub fn write_in(
             #(#fallback)*
         }
     }}
+}
+
+/// Whether the run at `written` (in a block) takes its values: a `bool`
+/// expression, false where [`write_in`] would fall back to the fields' own
+/// writes for a refused value, or refuse an `Option`'s leaf value after the
+/// run; `None` if the fields are not a run.
+pub fn check_in(
+    names: &Names,
+    written: &[(Access, &Encoding<'_>)],
+    block: &InBlock<'_>,
+) -> Option<TokenStream> {
+    let fields = leaves(written.iter().map(|(_, encoding)| *encoding))?;
+    let (p, valid) = (&names.runtime, &names.valid);
+    let (lets, _) = leaf_bits(names, written, &fields, Some(block));
+    let tail = match (fields.last(), written.last()) {
+        (Some(FieldLeaves::Optional(inner)), Some((access, _))) => codec(inner).run_leaf().map(|leaf| {
+            let (reference, item) = (access.reference(), names.value(0));
+            let bits = leaf.bits(names, Access::Ref(quote!(#item)).value());
+            quote!(if let #p::Some(#item) = #reference {
+                let _ = #bits;
+            })
+        }),
+        _ => None,
+    };
+    Some(quote!({
+        let mut #valid = true;
+        #(#lets)*
+        #tail
+        #valid
+    }))
 }
 
 /// Each field's scalars bound to `__value{n}` (their bits, in wire order;
