@@ -202,7 +202,7 @@ where
 {
     type Item = Step<'a, K, V>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         match (self.next_now, self.next_base) {
             (Some((key, now)), Some((base_key, base))) => {
@@ -495,28 +495,44 @@ where
 /// reaches the ones its items name (always forward).
 trait Reach<'a, K, V>: Clone {
     fn reach(&mut self, index: usize) -> Option<(K, &'a V)>;
+    /// Makes the entry at `index`, whose key is `key`, the next one
+    /// reached, for a collection that finds a key faster than it walks to it.
+    fn seek(&mut self, _index: usize, _key: K) {}
 }
 
-/// Any collection: its entry iterator, moved forward to each index asked.
-#[derive(Clone)]
-struct Walk<T> {
-    iter: T,
-    /// The index `iter` yields next.
+/// A map: its entries in a range, moved forward to each index asked, or
+/// started again at a key (a lookup, not a walk from the first entry).
+struct MapWalk<'a, K, V> {
+    map: &'a BTreeMap<K, V>,
+    range: alloc::collections::btree_map::Range<'a, K, V>,
+    /// The index `range` yields next.
     next: usize,
 }
 
-impl<T> Walk<T> {
-    fn new(iter: T) -> Self {
-        Walk { iter, next: 0 }
+// By hand: a reference and a range, `Clone` whatever `K` and `V` are.
+impl<K, V> Clone for MapWalk<'_, K, V> {
+    fn clone(&self) -> Self {
+        MapWalk { map: self.map, range: self.range.clone(), next: self.next }
     }
 }
 
-impl<'a, K, V: 'a, T: Iterator<Item = (K, &'a V)> + Clone> Reach<'a, K, V> for Walk<T> {
+impl<'a, K: Key, V> MapWalk<'a, K, V> {
+    fn new(map: &'a BTreeMap<K, V>) -> Self {
+        MapWalk { map, range: map.range(..), next: 0 }
+    }
+}
+
+impl<'a, K: Key, V: 'a> Reach<'a, K, V> for MapWalk<'a, K, V> {
     #[inline(always)]
     fn reach(&mut self, index: usize) -> Option<(K, &'a V)> {
         let skip = index.checked_sub(self.next)?;
         self.next = index + 1;
-        self.iter.nth(skip)
+        self.range.nth(skip).map(|(key, value)| (*key, value))
+    }
+
+    fn seek(&mut self, index: usize, key: K) {
+        self.range = self.map.range(key..);
+        self.next = index;
     }
 }
 
@@ -710,6 +726,8 @@ where
 {
     let start = writer.checkpoint();
     let mut kept = (0, 0);
+    // The first new entry: where the second section starts reaching.
+    let mut first_new = None;
     let walk = |writer: &mut W| -> Result<Sections, Error> {
         // Something sent, as marks: rewound below if not.
         writer.write_bits(0b11, 2)?;
@@ -725,9 +743,10 @@ where
                 }
                 keep_run(cached, kept, place.rank)?;
                 zeros(writer, place.rank - kept.1)?;
-                if let Step::New(..) = step {
+                if let Step::New(key, _) = step {
                     // Its data goes in the second section.
                     met.push(([place.item, place.now, place.rank], ItemKind::New));
+                    first_new = first_new.or(Some((place.now, key)));
                 } else {
                     writer.write_bool(true)?;
                     <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
@@ -744,6 +763,7 @@ where
         }
         Ok(sections)
     };
+    let mut reach = reach;
     let done = match walk(writer) {
         // Nothing changed: one bit, and every entry's prints the baseline's.
         Ok(sections) if sections.touched + sections.new == 0 => {
@@ -751,6 +771,9 @@ where
             writer.write_bool(false).and_then(|()| keep_run(cached, (0, 0), base_len))
         }
         Ok(sections) if sections.marks(base_len, max_len) && len - kept.0 == base_len - kept.1 => {
+            if let Some((index, key)) = first_new {
+                reach.seek(index, key);
+            }
             keep_run(cached, kept, base_len)
                 .and_then(|()| zeros(writer, base_len - kept.1))
                 .and_then(|()| write_new_items(writer, reach, met, sections, max_len, cached))
@@ -1380,7 +1403,7 @@ pub mod map {
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         let lens = (now.len(), baseline.len());
-        let reach = (super::Walk::new(entries(now)), super::Walk::new(entries(baseline)));
+        let reach = (super::MapWalk::new(now), super::MapWalk::new(baseline));
         super::write_delta(writer, (entries(now), entries(baseline)), reach, lens, max_len, spawn, budget)
     }
 
