@@ -1404,7 +1404,11 @@ pub mod map {
     ) -> Result<(), Error> {
         let lens = (now.len(), baseline.len());
         let reach = (super::MapWalk::new(now), super::MapWalk::new(baseline));
-        super::write_delta(writer, (entries(now), entries(baseline)), reach, lens, max_len, spawn, budget)
+        let ranged = (
+            now.range(..).map(|(key, value)| (*key, value)),
+            baseline.range(..).map(|(key, value)| (*key, value)),
+        );
+        super::write_delta(writer, ranged, reach, lens, max_len, spawn, budget)
     }
 
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.
