@@ -736,11 +736,8 @@ where
         for step in merge(now, base) {
             if is_item(&step) {
                 sections.count(&step, place.rank, true)?;
-                // The unchanged entries since the last item: a run as long
-                // in the world as in the baseline.
-                if place.now - kept.0 != place.rank - kept.1 {
-                    return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written()));
-                }
+                // The unchanged entries since the last item (entries of
+                // both: a run as long in the world as in the baseline).
                 keep_run(cached, kept, place.rank)?;
                 zeros(writer, place.rank - kept.1)?;
                 if let Step::New(key, _) = step {
