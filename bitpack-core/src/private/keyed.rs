@@ -1029,8 +1029,10 @@ where
                 let mut met = core::mem::take(&mut budget.met);
                 met.clear();
                 let lens = (len, base_len, max_len);
-                // One walk when the touched entries go as marks (see `write_marked`).
-                let marked = !candidates && {
+                // One walk when the touched entries go as marks (see
+                // `write_marked`), unless they went as a list last time.
+                let hint = 1u64.checked_shl(number as u32).unwrap_or(0);
+                let marked = !candidates && budget.listed & hint == 0 && {
                     prints.resize(len.saturating_mul(per), 0);
                     let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
                     let mut cached =
@@ -1065,6 +1067,11 @@ where
                         sections.count(&step, place.rank, item)?;
                         place.now += usize::from(!matches!(step, Step::Removed(..)));
                         place.rank += usize::from(!matches!(step, Step::New(..)));
+                    }
+                    if !candidates {
+                        let listed =
+                            sections.touched + sections.new > 0 && !sections.marks(base_len, max_len);
+                        budget.listed = if listed { budget.listed | hint } else { budget.listed & !hint };
                     }
                     let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
                     let written = if per == 0 {
