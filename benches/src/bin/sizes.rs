@@ -471,7 +471,8 @@ fn profile(data: &dataset::Dataset, name: &str, decode: bool, rounds: usize) -> 
 /// churning worlds `rounds` times, for a profiler (callgrind's instruction
 /// counts do not move with the machine's load): `whole` and `whole-vec`
 /// (encode, the entities in a `BTreeMap` or a sorted `Vec`), `sender-map`,
-/// `sender-vec` (`Sender::write`, acks the next tick), `read-whole` and
+/// `sender-vec` (`Sender::write`, acks the next tick), `sender-vec-sparse`
+/// (the same with 4 entities changing a tick), `read-whole` and
 /// `read-whole-vec` (decode).
 fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> {
     use bitpack::sync::{Receiver, Sender};
@@ -527,6 +528,23 @@ fn profile_replication(name: &str, rounds: usize) -> Result<(), bitpack::Error> 
         "read-whole-vec" => reads(&churn::as_vecs(&worlds), rounds),
         "sender-map" => senders(&worlds, rounds, &mut buf),
         "sender-vec" => senders(&churn::as_vecs(&worlds), rounds, &mut buf),
+        // A world where few entities change: the first world, each tick
+        // with 4 entities hurt (the touched entries go as a list).
+        "sender-vec-sparse" => {
+            let mut world = churn::as_vecs(&worlds[..1]).remove(0);
+            let sparse: Vec<_> = (0..worlds.len())
+                .map(|tick| {
+                    world.tick += 1;
+                    let len = world.entities.len();
+                    for hurt in 0..4 {
+                        let entity = &mut world.entities[(tick * 7 + hurt * 61) % len];
+                        entity.health = (entity.health + 1) % 1000;
+                    }
+                    world.clone()
+                })
+                .collect();
+            senders(&sparse, rounds, &mut buf)
+        }
         _ => Err(bitpack::Error::new(bitpack::ErrorKind::InvalidDeclaration, 0)),
     }
 }

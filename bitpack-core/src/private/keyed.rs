@@ -202,7 +202,7 @@ where
 {
     type Item = Step<'a, K, V>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         match (self.next_now, self.next_base) {
             (Some((key, now)), Some((base_key, base))) => {
@@ -495,28 +495,44 @@ where
 /// reaches the ones its items name (always forward).
 trait Reach<'a, K, V>: Clone {
     fn reach(&mut self, index: usize) -> Option<(K, &'a V)>;
+    /// Makes the entry at `index`, whose key is `key`, the next one
+    /// reached, for a collection that finds a key faster than it walks to it.
+    fn seek(&mut self, _index: usize, _key: K) {}
 }
 
-/// Any collection: its entry iterator, moved forward to each index asked.
-#[derive(Clone)]
-struct Walk<T> {
-    iter: T,
-    /// The index `iter` yields next.
+/// A map: its entries in a range, moved forward to each index asked, or
+/// started again at a key (a lookup, not a walk from the first entry).
+struct MapWalk<'a, K, V> {
+    map: &'a BTreeMap<K, V>,
+    range: alloc::collections::btree_map::Range<'a, K, V>,
+    /// The index `range` yields next.
     next: usize,
 }
 
-impl<T> Walk<T> {
-    fn new(iter: T) -> Self {
-        Walk { iter, next: 0 }
+// By hand: a reference and a range, `Clone` whatever `K` and `V` are.
+impl<K, V> Clone for MapWalk<'_, K, V> {
+    fn clone(&self) -> Self {
+        MapWalk { map: self.map, range: self.range.clone(), next: self.next }
     }
 }
 
-impl<'a, K, V: 'a, T: Iterator<Item = (K, &'a V)> + Clone> Reach<'a, K, V> for Walk<T> {
+impl<'a, K: Key, V> MapWalk<'a, K, V> {
+    fn new(map: &'a BTreeMap<K, V>) -> Self {
+        MapWalk { map, range: map.range(..), next: 0 }
+    }
+}
+
+impl<'a, K: Key, V: 'a> Reach<'a, K, V> for MapWalk<'a, K, V> {
     #[inline(always)]
     fn reach(&mut self, index: usize) -> Option<(K, &'a V)> {
         let skip = index.checked_sub(self.next)?;
         self.next = index + 1;
-        self.iter.nth(skip)
+        self.range.nth(skip).map(|(key, value)| (*key, value))
+    }
+
+    fn seek(&mut self, index: usize, key: K) {
+        self.range = self.map.range(key..);
+        self.next = index;
     }
 }
 
@@ -560,7 +576,6 @@ where
     RN: Reach<'a, K, V>,
     RB: Reach<'a, K, V>,
 {
-    let per = cached.per;
     let mismatch = |at: usize| Error::new(ErrorKind::InvalidDeclaration, at);
     let step_of = |now: &mut RN, base: &mut RB, at_now: usize, rank: usize, kind| match kind {
         ItemKind::Changed => match (now.reach(at_now), base.reach(rank)) {
@@ -571,26 +586,6 @@ where
         },
         ItemKind::New => now.reach(at_now).map(|(key, value)| Step::New(key, value)),
         ItemKind::Removed => base.reach(rank).map(|(key, held)| Step::Removed(key, held)),
-    };
-    let keep_run = |cached: &mut Cached<'_, V>, kept: (usize, usize), to_rank: usize| -> Result<(), Error> {
-        let count = to_rank - kept.1;
-        let mine = cached.prints.get_mut(kept.0 * per..(kept.0 + count) * per);
-        let held = cached.baseline_prints.get(kept.1 * per..to_rank * per);
-        match (mine, held) {
-            (Some(mine), Some(held)) => {
-                mine.copy_from_slice(held);
-                Ok(())
-            }
-            _ => Err(mismatch(0)),
-        }
-    };
-    let zeros = |writer: &mut W, mut count: usize| -> Result<(), Error> {
-        while count > 0 {
-            let chunk = count.min(32);
-            writer.write_bits(0, chunk as u32)?;
-            count -= chunk;
-        }
-        Ok(())
     };
     writer.write_bool(sections.touched + sections.new > 0)?;
     if sections.touched + sections.new == 0 {
@@ -640,21 +635,154 @@ where
     if marks {
         zeros(writer, base_len - kept.1)?;
     }
-    // The new entries, each key the gap after the previous new one.
+    write_new_items(writer, now, items, sections, max_len, cached)
+}
+
+/// The prints of a run of unchanged entries (from `kept`, the world index
+/// and baseline rank after the last item, to baseline rank `to_rank`),
+/// copied from the baseline's in one go.
+#[inline(always)]
+fn keep_run<V>(cached: &mut Cached<'_, V>, kept: (usize, usize), to_rank: usize) -> Result<(), Error> {
+    let per = cached.per;
+    let count = to_rank - kept.1;
+    let mine = cached.prints.get_mut(kept.0 * per..(kept.0 + count) * per);
+    let held = cached.baseline_prints.get(kept.1 * per..to_rank * per);
+    match (mine, held) {
+        (Some(mine), Some(held)) => {
+            mine.copy_from_slice(held);
+            Ok(())
+        }
+        _ => Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
+    }
+}
+
+/// The marks of `count` untouched baseline entries: zeros, pushed together.
+#[inline(always)]
+fn zeros<W: BitWrite>(writer: &mut W, mut count: usize) -> Result<(), Error> {
+    while count > 0 {
+        let chunk = count.min(32);
+        writer.write_bits(0, chunk as u32)?;
+        count -= chunk;
+    }
+    Ok(())
+}
+
+/// The second section from the items met: the new entries' count, then
+/// each one's key (the gap after the previous new one) and data.
+fn write_new_items<'a, K, V, W, RN>(
+    writer: &mut W,
+    mut now: RN,
+    items: &[([usize; 3], ItemKind)],
+    sections: Sections,
+    max_len: usize,
+    cached: &mut Cached<'_, V>,
+) -> Result<(), Error>
+where
+    K: Key,
+    V: ChangeGroups + 'a,
+    W: BitWrite,
+    RN: Reach<'a, K, V>,
+{
     write_len(writer, sections.new, max_len)?;
     let mut previous = None;
-    let mut now_at = now;
     for &([item, at_now, rank], kind) in items {
         if kind != ItemKind::New {
             continue;
         }
-        let Some((key, value)) = now_at.reach(at_now) else { return Err(mismatch(writer.bits_written())) };
+        let Some((key, value)) = now.reach(at_now) else {
+            return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written()));
+        };
         write_key(writer, previous, key)?;
         previous = Some(key);
         let place = Place { item, now: at_now, rank };
         <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &Step::New(key, value), place)?;
     }
     Ok(())
+}
+
+/// A sender's first attempt with the baseline's prints kept, in one walk:
+/// the delta written as [`write_items`] writes it when the touched entries
+/// go as marks (the usual form), each changed entry's data as the walk
+/// meets it, the new entries' places kept in `met` for the second section.
+/// `false`, the writer rewound, when the counted sections call for the
+/// list form or any write fails: the counting walk and [`write_items`]
+/// then write it (or fail) as before. Nothing changed: the one bit, every
+/// print copied.
+fn write_marked<'a, K, V, W, I, J, RN>(
+    writer: &mut W,
+    (now, base): (I, J),
+    reach: RN,
+    (len, base_len, max_len): (usize, usize, usize),
+    met: &mut Vec<([usize; 3], ItemKind)>,
+    cached: &mut Cached<'_, V>,
+) -> bool
+where
+    K: Key,
+    V: ChangeGroups + PartialEq + 'a,
+    W: BitWrite,
+    I: Iterator<Item = (K, &'a V)>,
+    J: Iterator<Item = (K, &'a V)>,
+    RN: Reach<'a, K, V>,
+{
+    let start = writer.checkpoint();
+    let mut kept = (0, 0);
+    // The first new entry: where the second section starts reaching.
+    let mut first_new = None;
+    let walk = |writer: &mut W| -> Result<Sections, Error> {
+        // Something sent, as marks: rewound below if not.
+        writer.write_bits(0b11, 2)?;
+        let mut sections = Sections::default();
+        let mut place = Place { item: 0, now: 0, rank: 0 };
+        for step in merge(now, base) {
+            if is_item(&step) {
+                sections.count(&step, place.rank, true)?;
+                // The unchanged entries since the last item (entries of
+                // both: a run as long in the world as in the baseline).
+                keep_run(cached, kept, place.rank)?;
+                zeros(writer, place.rank - kept.1)?;
+                if let Step::New(key, _) = step {
+                    // Its data goes in the second section.
+                    met.push(([place.item, place.now, place.rank], ItemKind::New));
+                    first_new = first_new.or(Some((place.now, key)));
+                } else {
+                    writer.write_bool(true)?;
+                    <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
+                }
+                kept = (
+                    place.now + usize::from(!matches!(step, Step::Removed(..))),
+                    place.rank + usize::from(!matches!(step, Step::New(..))),
+                );
+                sections.items += 1;
+                place.item += 1;
+            }
+            place.now += usize::from(!matches!(step, Step::Removed(..)));
+            place.rank += usize::from(!matches!(step, Step::New(..)));
+        }
+        Ok(sections)
+    };
+    let mut reach = reach;
+    let done = match walk(writer) {
+        // Nothing changed: one bit, and every entry's prints the baseline's.
+        Ok(sections) if sections.touched + sections.new == 0 => {
+            writer.rewind(start);
+            writer.write_bool(false).and_then(|()| keep_run(cached, (0, 0), base_len))
+        }
+        Ok(sections) if sections.marks(base_len, max_len) && len - kept.0 == base_len - kept.1 => {
+            if let Some((index, key)) = first_new {
+                reach.seek(index, key);
+            }
+            keep_run(cached, kept, base_len)
+                .and_then(|()| zeros(writer, base_len - kept.1))
+                .and_then(|()| write_new_items(writer, reach, met, sections, max_len, cached))
+        }
+        Ok(_) => Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
+        Err(error) => Err(error),
+    };
+    if done.is_ok() {
+        return true;
+    }
+    writer.rewind(start);
+    false
 }
 
 /// A delta without a budget: every item, each entry compared with `==`.
@@ -900,41 +1028,70 @@ where
                 // The items met, kept in the budget's scratch (no allocation once warm).
                 let mut met = core::mem::take(&mut budget.met);
                 met.clear();
-                // The candidates, and the sections they make when all are sent.
-                let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
-                for step in merge(now.clone(), base.clone()) {
-                    let item = is_item(&step);
-                    if item {
-                        if candidates {
-                            budget.push(step.key().to_u128(), kind_of(&step));
-                        }
-                        if keep_items {
-                            met.push(([place.item, place.now, place.rank], kind_of(&step)));
-                        }
-                        sections.items += 1;
-                        place.item += 1;
-                    }
-                    sections.count(&step, place.rank, item)?;
-                    place.now += usize::from(!matches!(step, Step::Removed(..)));
-                    place.rank += usize::from(!matches!(step, Step::New(..)));
-                }
-                let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
-                let written = if per == 0 {
-                    let mut measured = measured;
-                    write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
-                } else {
-                    // The buffer's old prints stay where they are: every
-                    // entry's are written below (copied, or recorded by its
-                    // delta), so only a longer world's new room is zeroed.
+                let lens = (len, base_len, max_len);
+                // One walk when the touched entries go as marks (see
+                // `write_marked`), unless they went as a list last time.
+                let hint = 1u64.checked_shl(number as u32).unwrap_or(0);
+                let marked = !candidates && budget.listed & hint == 0 && {
                     prints.resize(len.saturating_mul(per), 0);
+                    let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
                     let mut cached =
                         Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
-                    if keep_items {
-                        let lens = (len, base_len, max_len);
-                        write_items(writer, reach, &met, sections, lens, &mut cached).map(|()| sections.items)
-                    } else {
-                        write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    write_marked(
+                        writer,
+                        (now.clone(), base.clone()),
+                        reach.0.clone(),
+                        lens,
+                        &mut met,
+                        &mut cached,
+                    )
+                };
+                let written = if marked {
+                    Ok(())
+                } else {
+                    met.clear();
+                    // The candidates, and the sections they make when all are sent.
+                    let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
+                    for step in merge(now.clone(), base.clone()) {
+                        let item = is_item(&step);
+                        if item {
+                            if candidates {
+                                budget.push(step.key().to_u128(), kind_of(&step));
+                            }
+                            if keep_items {
+                                met.push(([place.item, place.now, place.rank], kind_of(&step)));
+                            }
+                            sections.items += 1;
+                            place.item += 1;
+                        }
+                        sections.count(&step, place.rank, item)?;
+                        place.now += usize::from(!matches!(step, Step::Removed(..)));
+                        place.rank += usize::from(!matches!(step, Step::New(..)));
                     }
+                    if !candidates {
+                        let listed =
+                            sections.touched + sections.new > 0 && !sections.marks(base_len, max_len);
+                        budget.listed = if listed { budget.listed | hint } else { budget.listed & !hint };
+                    }
+                    let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
+                    let written = if per == 0 {
+                        let mut measured = measured;
+                        write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
+                    } else {
+                        // The buffer's old prints stay where they are: every
+                        // entry's are written below (copied, or recorded by its
+                        // delta), so only a longer world's new room is zeroed.
+                        prints.resize(len.saturating_mul(per), 0);
+                        let mut cached =
+                            Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
+                        if keep_items {
+                            write_items(writer, reach, &met, sections, lens, &mut cached)
+                                .map(|()| sections.items)
+                        } else {
+                            write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                        }
+                    };
+                    written.map(drop)
                 };
                 budget.met = met;
                 if per > 0 && written.is_ok() {
@@ -943,7 +1100,7 @@ where
                 if !baseline_prints.is_empty() {
                     budget.baseline_prints.put(number, baseline_prints);
                 }
-                written.map(drop)
+                written
             }
             Pass::Apply => {
                 let candidates = budget.take_visit(at)?;
@@ -1279,8 +1436,12 @@ pub mod map {
         budget: Option<&mut Budget>,
     ) -> Result<(), Error> {
         let lens = (now.len(), baseline.len());
-        let reach = (super::Walk::new(entries(now)), super::Walk::new(entries(baseline)));
-        super::write_delta(writer, (entries(now), entries(baseline)), reach, lens, max_len, spawn, budget)
+        let reach = (super::MapWalk::new(now), super::MapWalk::new(baseline));
+        let ranged = (
+            now.range(..).map(|(key, value)| (*key, value)),
+            baseline.range(..).map(|(key, value)| (*key, value)),
+        );
+        super::write_delta(writer, ranged, reach, lens, max_len, spawn, budget)
     }
 
     /// `read_delta`: what [`write_delta`] wrote against the same baseline.

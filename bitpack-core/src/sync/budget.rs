@@ -118,6 +118,11 @@ pub struct Budget {
     /// pass counts every candidate again, so this one need not record those
     /// it can skip (see `keyed::write_delta`).
     pub(crate) direct: bool,
+    /// Bit `n`: visit `n`'s last direct measure pass found its touched
+    /// entries fewer bits as a list than as marks, so the next one counts
+    /// before it writes (see `keyed::write_marked`) rather than writing
+    /// them as marks first, likely in vain.
+    pub(crate) listed: u64,
 }
 
 /// The group prints of every entry of each keyed collection of a state,
@@ -210,6 +215,7 @@ impl Budget {
             baseline_prints: Prints { visits: Vec::new() },
             prints: Prints { visits: Vec::new() },
             direct: false,
+            listed: 0,
         }
     }
 
