@@ -387,15 +387,18 @@ fn read_windowed(names: &Names, fields: &Fields<'_>, fused: &[Item]) -> Option<T
         index.and_then(|index| runs.get(index).cloned()).unwrap_or_default()
     });
     let construct = pattern::construct(names, quote!(Self), fields);
+    let each = (0..BLOCK).map(|_| {
+        quote!({
+            #(#reads)*
+            #p::Vec::push(#items, #construct);
+        })
+    });
     Some(quote! {
         #p::read_blocks(#reader, #len, #items, #[inline(always)] |#reader, #items| {
             let mut #valid = true;
             let mut #pad = #p::None;
             let mut #window = #p::window(&*#reader, &mut #pad);
-            for _ in 0..#BLOCK {
-                #(#reads)*
-                #p::Vec::push(#items, #construct);
-            }
+            #(#each)*
             let #taken = #window.end();
             #p::Ok(#valid && #p::close_window(#reader, #taken))
         })
