@@ -420,6 +420,28 @@ mod tests {
         assert_eq!((raw, valid), (9_007_199_254_740_991, true));
     }
 
+    /// Every step of a few declarations and the steps above them: the value
+    /// and the refusal of `Quantizer::dequantize`.
+    #[test]
+    fn quantized_values_are_the_quantizers() {
+        for (min, max, res) in [(-1024.0, 1024.0, 0.01), (0.0, 6.283_185_5, 0.001), (-1.0, 1.0, 1.0 / 127.0)] {
+            let quantizer = Quantizer::new(min, max, res).unwrap();
+            let top = u64::from(quantizer.max_integer());
+            for raw in (0..=top + 3).chain([u64::from(u32::MAX), 1 << 32, u64::MAX]) {
+                let mut valid = true;
+                let value = quantized_value(raw, min, max, res, &mut valid);
+                let expected = u32::try_from(raw).ok().and_then(|step| quantizer.dequantize(step));
+                assert_eq!(valid, expected.is_some(), "{raw}");
+                if let Some(expected) = expected {
+                    assert_eq!(value.to_bits(), expected.to_bits(), "{raw}");
+                }
+            }
+        }
+        let mut valid = true;
+        quantized_value(0, 1.0, 1.0, 0.01, &mut valid);
+        assert!(!valid);
+    }
+
     #[test]
     fn a_reader_asked_past_its_run_gives_zeros() {
         let bytes = [0xFFu8; 16];

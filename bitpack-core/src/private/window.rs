@@ -102,3 +102,66 @@ fn padded(rest: &[u8]) -> [u8; SPAN] {
 pub fn close_window<R: BitRead>(reader: &mut R, taken: Option<usize>) -> bool {
     taken.is_some_and(|bits| reader.close_run(bits).is_ok())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::low_mask;
+    use crate::reader::BitReader;
+    use crate::source::BitSource;
+
+    /// Widths of 0 to 64 bits from a seed, as a block's takes.
+    fn widths(seed: u32) -> impl Iterator<Item = u32> {
+        (0..40 + 40 * (seed / 2)).map(move |index| (index * 37 + seed * 11) % 65)
+    }
+
+    /// At every starting bit of inputs of 0 to 300 bytes (the window over
+    /// the input, or padded near its end): each take is the reader's, zeros
+    /// past the input; the block is closed iff its bits were all inside the
+    /// window and the input, and then the reader has moved by them.
+    #[test]
+    fn takes_are_the_readers_and_close_only_inside_the_input_and_window() {
+        let bytes: alloc::vec::Vec<u8> = (0..300u32).map(|i| (i * 151 + 7) as u8).collect();
+        for len in [0, 1, 7, 8, 9, 63, 64, 200, 263, 264, 265, 290, 300] {
+            let input = &bytes[..len];
+            for start in [0usize, 1, 7, 8, 13, 100] {
+                for seed in 0..3 {
+                    let mut reader = BitReader::new(input);
+                    if reader.take(start.min(len * 8) as u32 % 57).is_err() {
+                        continue;
+                    }
+                    let before = reader.bits_read();
+                    let mut pad = None;
+                    let mut window = window(&reader, &mut pad);
+                    let mut expected = BitReader::new(input);
+                    expected.take(before as u32).unwrap();
+                    let mut taken = 0usize;
+                    for width in widths(seed) {
+                        let value = window.take(width);
+                        taken += width as usize;
+                        let inside = (before & 7) + taken <= WINDOW_BYTES * 8;
+                        if before + taken <= len * 8 && inside {
+                            assert_eq!(value, expected.take(width).unwrap(), "{len} bytes from {before}");
+                        } else if before + taken - width as usize >= len * 8 && inside {
+                            // Wholly past the input, inside the window: zeros.
+                            assert_eq!(value, 0);
+                        }
+                        assert_eq!(value & !low_mask(width), 0);
+                    }
+                    let end = window.end();
+                    assert_eq!(end.is_some(), (before & 7) + taken <= WINDOW_BYTES * 8);
+                    let closed = close_window(&mut reader, end);
+                    assert_eq!(closed, end.is_some() && before + taken <= len * 8);
+                    assert_eq!(reader.bits_read(), if closed { before + taken } else { before });
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_of_up_to_255_bits_an_element_fit_a_window() {
+        assert!(fits_window(255) && !fits_window(256) && fits_window(0));
+        // The last bit of eight such elements from the worst offset.
+        assert!(7 + 255 * crate::private::BLOCK <= WINDOW_BYTES * 8);
+    }
+}
