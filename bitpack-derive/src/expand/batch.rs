@@ -387,9 +387,14 @@ fn read_windowed(names: &Names, fields: &Fields<'_>, fused: &[Item]) -> Option<T
         index.and_then(|index| runs.get(index).cloned()).unwrap_or_default()
     });
     let construct = pattern::construct(names, quote!(Self), fields);
+    // A branch on the flag after each element: otherwise its checks are
+    // kept to the block's end, each in a byte of the stack.
     let each = (0..BLOCK).map(|_| {
         quote!({
             #(#reads)*
+            if !#valid {
+                return #p::Ok(false);
+            }
             #p::Vec::push(#items, #construct);
         })
     });
