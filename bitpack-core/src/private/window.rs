@@ -49,6 +49,17 @@ impl Window<'_> {
         self.load(bits)
     }
 
+    /// [`Window::take`] when `taken`, else the same bits left in the window
+    /// (an `Option`'s value after its presence bit): loaded either way, so
+    /// no branch on the bit.
+    #[inline(always)]
+    pub fn take_if(&mut self, taken: bool, bits: u32) -> u64 {
+        let at = self.bit;
+        let value = self.take(bits);
+        self.bit = at + if taken { bits as usize } else { 0 };
+        value
+    }
+
     /// [`Window::take`] of at most 56 bits.
     #[inline(always)]
     fn load(&mut self, bits: u32) -> u64 {

@@ -498,14 +498,21 @@ fn read_leaves(
                 // (through a block's window: its bits from the window, as
                 // one leaf).
                 let (p, present) = (&names.runtime, take(None));
-                let read_inner = match (window, codec(inner).run_leaf()) {
+                match (window, codec(inner).run_leaf()) {
                     (Some(window), Some(leaf)) => {
-                        let width = leaf.width(names);
-                        leaf.value(names, quote!(#window.take(#width)))
+                        // Its bits loaded whether present or not: no branch.
+                        let (width, raw) = (leaf.width(names), names.value(1));
+                        let value = leaf.value(names, quote!(#raw));
+                        quote!({
+                            let #raw = #window.take_if(#present != 0, #width);
+                            if #present != 0 { #p::Some(#value) } else { #p::None }
+                        })
                     }
-                    _ => codec(inner).read(names, 1),
-                };
-                quote!(if #present != 0 { #p::Some(#read_inner) } else { #p::None })
+                    _ => {
+                        let read_inner = codec(inner).read(names, 1);
+                        quote!(if #present != 0 { #p::Some(#read_inner) } else { #p::None })
+                    }
+                }
             }
         });
     }
