@@ -533,7 +533,7 @@ fn read_compacts_scalar(r: &mut BitReader<'_>) -> Result<Compacts, Error> {
 fn compacts() -> impl Strategy<Value = Compacts> {
     let compact = (
         (0u16..=4095, 0usize..3, [-1024.0f32..1024.0, -1024.0f32..1024.0, -1024.0f32..1024.0]),
-        (0.0f32..6.28, -1.0e6f64..1.0e6, 0u16..=1000),
+        (0.0f32..6.2, -1.0e6f64..1.0e6, 0u16..=1000),
         (any::<bool>(), 0u8..=5, prop_oneof![1 => Just(None), 3 => (0u8..=200).prop_map(Some)]),
     )
         .prop_map(|((id, kind, position), (yaw, precise, health), (on, level, target))| Compact {

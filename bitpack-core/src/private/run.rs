@@ -424,7 +424,8 @@ mod tests {
     /// and the refusal of `Quantizer::dequantize`.
     #[test]
     fn quantized_values_are_the_quantizers() {
-        for (min, max, res) in [(-1024.0, 1024.0, 0.01), (0.0, 6.283_185_5, 0.001), (-1.0, 1.0, 1.0 / 127.0)] {
+        for (min, max, res) in [(-1024.0, 1024.0, 0.01), (0.0, 6.283_185_5, 0.001), (-1.0, 1.0, 1.0 / 127.0)]
+        {
             let quantizer = Quantizer::new(min, max, res).unwrap();
             let top = u64::from(quantizer.max_integer());
             for raw in (0..=top + 3).chain([u64::from(u32::MAX), 1 << 32, u64::MAX]) {

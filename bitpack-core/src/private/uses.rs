@@ -2277,7 +2277,13 @@ impl p::BitPack for Lanes {
                         const WIDTHS: [u32; 2] = LANES_WIDTHS;
                         const RUN_BITS: usize = p::run_bits(&WIDTHS);
                         let mut run = p::RunReader::new(RUN_BITS);
-                        let x = p::quantized_value(run.get_in(&mut window, WIDTHS[0]), -1.0, 1.0, 0.01, &mut valid);
+                        let x = p::quantized_value(
+                            run.get_in(&mut window, WIDTHS[0]),
+                            -1.0,
+                            1.0,
+                            0.01,
+                            &mut valid,
+                        );
                         let far = p::quantized64_value(
                             run.get_in(&mut window, WIDTHS[1]),
                             -1.0e6,

@@ -173,6 +173,6 @@ mod tests {
     fn blocks_of_up_to_255_bits_an_element_fit_a_window() {
         assert!(fits_window(255) && !fits_window(256) && fits_window(0));
         // The last bit of eight such elements from the worst offset.
-        assert!(7 + 255 * crate::private::BLOCK <= WINDOW_BYTES * 8);
+        const { assert!(7 + 255 * crate::private::BLOCK <= WINDOW_BYTES * 8) };
     }
 }
