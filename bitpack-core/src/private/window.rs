@@ -1,5 +1,5 @@
 //! A derived block's elements read through a window (issue 15): the next
-//! [`WINDOW_BYTES`] bytes of the input (zero-padded near its end) as a
+//! `WINDOW_BYTES` (256) bytes of the input (zero-padded near its end) as a
 //! fixed array, read at a bit position held in a local. Each of the
 //! block's loads is then an index masked into the array, with no bound
 //! check, no `Result` and no position stored into the reader; the block
@@ -26,7 +26,7 @@ pub const fn fits_window(max_bits: usize) -> bool {
 /// byte reads.
 const SPAN: usize = WINDOW_BYTES + 8;
 
-/// The next [`WINDOW_BYTES`] bytes of a reader's input, at a bit position.
+/// The next `WINDOW_BYTES` (256) bytes of a reader's input, at a bit position.
 #[derive(Debug)]
 pub struct Window<'s> {
     bytes: &'s [u8; SPAN],
