@@ -362,6 +362,11 @@ impl<'a> BitSource for BitReader<'a> {
     }
 
     #[inline(always)]
+    fn rest(&self) -> (&[u8], u32) {
+        (self.bytes.get(self.position >> 3..).unwrap_or(&[]), (self.position & 7) as u32)
+    }
+
+    #[inline(always)]
     fn close_run(&mut self, bits: usize) -> Result<(), Error> {
         self.need(bits)?;
         self.position += bits;

@@ -49,6 +49,11 @@ pub trait BitSource {
     /// Takes the `bits` a run opened here handed out, or `UnexpectedEnd`
     /// (nothing taken) when they were not all there.
     fn close_run(&mut self, bits: usize) -> Result<(), Error>;
+    /// The input from the byte holding the position on, and the
+    /// position's bit in that byte (0..=7): what a derived block reads
+    /// ahead through a window (`__private::Window`) before it takes
+    /// the bits with [`BitSource::close_run`].
+    fn rest(&self) -> (&[u8], u32);
     /// Bytes decoding may still allocate.
     fn budget_left(&self) -> usize;
     /// Claims `bytes` from the budget: `AllocationLimit`, and nothing

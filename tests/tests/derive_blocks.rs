@@ -491,3 +491,99 @@ proptest! {
         }
     }
 }
+
+/// At most 255 bits an element (`__private::fits_window`): its blocks are
+/// read through a window of the input, each element's leaves taken from it
+/// with no check of their own, the `Option`'s value too; refusable leaves of
+/// every kind (a quantized step above the maximum, a ranged int, an enum's
+/// tag, a nested struct's level, the `Option`'s value).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Compact {
+    #[bits(min = 0, max = 4095)]
+    id: u16,
+    kind: Kind,
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    position: [f32; 3],
+    #[quantize(min = 0.0, max = 6.283_185_5, res = 0.001)]
+    yaw: f32,
+    #[quantize(min = -1.0e6, max = 1.0e6, res = 0.001)]
+    precise: f64,
+    #[bits(min = 0, max = 1000)]
+    health: u16,
+    state: State,
+    #[bits(min = 0, max = 200)]
+    target: Option<u8>,
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Compacts {
+    #[bits(min = 0, max = 3)]
+    head: u8,
+    #[bitpack(max_len = 40)]
+    items: Vec<Compact>,
+}
+
+fn read_compacts_scalar(r: &mut BitReader<'_>) -> Result<Compacts, Error> {
+    __private::read_atomic(r, |r| {
+        let head = r.read_int(0, 3)? as u8;
+        Ok(Compacts { head, items: __private::read_vec(r, MAX_LEN, Compact::MIN_BITS, Compact::read_from)? })
+    })
+}
+
+fn compacts() -> impl Strategy<Value = Compacts> {
+    let compact = (
+        (0u16..=4095, 0usize..3, [-1024.0f32..1024.0, -1024.0f32..1024.0, -1024.0f32..1024.0]),
+        (0.0f32..6.2, -1.0e6f64..1.0e6, 0u16..=1000),
+        (any::<bool>(), 0u8..=5, prop_oneof![1 => Just(None), 3 => (0u8..=200).prop_map(Some)]),
+    )
+        .prop_map(|((id, kind, position), (yaw, precise, health), (on, level, target))| Compact {
+            id,
+            kind: [Kind::Still, Kind::Moving, Kind::Gone][kind],
+            position,
+            yaw,
+            precise,
+            health,
+            state: State { on, level, tilt: (level % 3) as i8 - 1 },
+            target,
+        });
+    (0u8..=3, proptest::collection::vec(compact, 0..=MAX_LEN))
+        .prop_map(|(head, items)| Compacts { head, items })
+}
+
+#[test]
+fn elements_of_at_most_255_bits_are_read_through_a_window() {
+    assert!(__private::fits_window(Compact::MAX_BITS) && __private::fits_window(Mark::MAX_BITS));
+    // The other path, the block's steps lane by lane, stays tested here.
+    assert!(!__private::fits_window(Element::MAX_BITS));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every cut (the window padded near the input's end, blocks past it)
+    /// and corrupt bits anywhere: the scalar path's value or error, at the
+    /// same bit.
+    #[test]
+    fn windowed_blocks_read_as_the_scalar_path(
+        value in compacts(),
+        flips in proptest::collection::vec((any::<usize>(), any::<bool>()), 0..4),
+    ) {
+        let (mut bytes, bits) = outcome(4096, |w| value.write_to(w)).expect("writes");
+        prop_assert_eq!(read_outcome(&bytes, Compacts::read_from), read_outcome(&bytes, read_compacts_scalar));
+        prop_assert!(Compacts::read_from(&mut BitReader::new(&bytes)).is_ok());
+        for len in 0..bytes.len() {
+            let cut = &bytes[..len];
+            prop_assert_eq!(read_outcome(cut, Compacts::read_from), read_outcome(cut, read_compacts_scalar));
+        }
+        for (bit, set) in flips {
+            let bit = bit % bits.max(1);
+            if set { bytes[bit / 8] |= 1 << (bit % 8) } else { bytes[bit / 8] &= !(1 << (bit % 8)) }
+        }
+        prop_assert_eq!(read_outcome(&bytes, Compacts::read_from), read_outcome(&bytes, read_compacts_scalar));
+    }
+
+    #[test]
+    fn random_bytes_read_as_compacts_by_the_scalar_path(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
+        prop_assert_eq!(read_outcome(&bytes, Compacts::read_from), read_outcome(&bytes, read_compacts_scalar));
+    }
+}

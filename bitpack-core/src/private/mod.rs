@@ -47,6 +47,8 @@ pub use batch::{
 };
 #[cfg(feature = "alloc")]
 pub use batch::{read_blocks, read_items};
+// ... a block's elements read through a window of the input;
+pub use window::{Window, close_window, fits_window, window};
 // ... change groups (`cached_group` and `group_print` in the
 // `write_delta_cached` and `group_prints` a `Sender` calls, and the
 // `wide` prints of a group of relative floats quantized once there
@@ -142,6 +144,7 @@ mod rotation;
 mod run;
 #[cfg(all(test, feature = "alloc"))]
 mod uses;
+mod window;
 
 #[cfg(feature = "alloc")]
 use crate::read::{checked_text, text_start};

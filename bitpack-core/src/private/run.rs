@@ -15,6 +15,7 @@
 //! falls back to its field-by-field body, so every error names the same bit
 //! and leaves the same position as before.
 
+use super::window::Window;
 use crate::bits::low_mask;
 use crate::quantize::{Quantizer, Quantizer64};
 use crate::read::BitRead;
@@ -192,6 +193,20 @@ impl RunReader {
     /// The next leaf, `width` (at most 64) bits.
     #[inline(always)]
     pub fn get(&mut self, reader: &mut impl BitRead, width: u32) -> u64 {
+        // Cannot fail: the run's bits remain.
+        self.get_with(width, |load| reader.take(load).unwrap_or(0))
+    }
+
+    /// [`RunReader::get`] from a block's [`Window`], which the block checks
+    /// once for all its elements (`close_window`).
+    #[inline(always)]
+    pub fn get_in(&mut self, window: &mut Window<'_>, width: u32) -> u64 {
+        self.get_with(width, |load| window.take(load))
+    }
+
+    /// The next leaf, each load of up to 56 bits from `take`.
+    #[inline(always)]
+    fn get_with(&mut self, width: u32, mut take: impl FnMut(u32) -> u64) -> u64 {
         while self.available < width {
             // Never past the run, never more than one load gives, and the
             // chunk has room for what it keeps plus what comes.
@@ -201,8 +216,7 @@ impl RunReader {
                 // end with zeros rather than loop.
                 break;
             }
-            // Cannot fail: the run's bits remain.
-            let bits = reader.take(load).unwrap_or(0);
+            let bits = take(load);
             self.chunk |= bits << self.available;
             self.available += load;
             self.left -= load;
@@ -300,10 +314,14 @@ pub fn quantized64_value(raw: u64, min: f64, max: f64, res: f64, valid: &mut boo
 /// `valid` when it would refuse them (a step above the maximum).
 #[inline(always)]
 pub fn quantized_value(raw: u64, min: f32, max: f32, res: f32, valid: &mut bool) -> f32 {
-    let value =
-        Quantizer::new(min, max, res).and_then(|quantizer| quantizer.dequantize(u32::try_from(raw).ok()?));
-    *valid &= value.is_some();
-    value.unwrap_or(0.0)
+    // The check and the arithmetic apart, with no branch: `dequantize`'s
+    // value where it accepts (the same operations, as for a block's lanes).
+    let Some(quantizer) = Quantizer::new(min, max, res) else {
+        *valid = false;
+        return 0.0;
+    };
+    *valid &= raw <= u64::from(quantizer.max_integer());
+    quantizer.dequantize_unchecked(raw as u32)
 }
 
 #[cfg(test)]
@@ -400,6 +418,29 @@ mod tests {
         assert!(valid);
         let raw = quantized64_bits(f64::MAX, 0.0, 9_007_199_254_740_991.0, 1.0, &mut valid);
         assert_eq!((raw, valid), (9_007_199_254_740_991, true));
+    }
+
+    /// Every step of a few declarations and the steps above them: the value
+    /// and the refusal of `Quantizer::dequantize`.
+    #[test]
+    fn quantized_values_are_the_quantizers() {
+        for (min, max, res) in [(-1024.0, 1024.0, 0.01), (0.0, 6.283_185_5, 0.001), (-1.0, 1.0, 1.0 / 127.0)]
+        {
+            let quantizer = Quantizer::new(min, max, res).unwrap();
+            let top = u64::from(quantizer.max_integer());
+            for raw in (0..=top + 3).chain([u64::from(u32::MAX), 1 << 32, u64::MAX]) {
+                let mut valid = true;
+                let value = quantized_value(raw, min, max, res, &mut valid);
+                let expected = u32::try_from(raw).ok().and_then(|step| quantizer.dequantize(step));
+                assert_eq!(valid, expected.is_some(), "{raw}");
+                if let Some(expected) = expected {
+                    assert_eq!(value.to_bits(), expected.to_bits(), "{raw}");
+                }
+            }
+        }
+        let mut valid = true;
+        quantized_value(0, 1.0, 1.0, 0.01, &mut valid);
+        assert!(!valid);
     }
 
     #[test]

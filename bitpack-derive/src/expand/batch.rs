@@ -31,7 +31,7 @@ use crate::ir::Fields;
 use crate::ir::encoding::Encoding;
 use crate::ir::items::Item;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use syn::{Ident, Member, Type};
 
 /// Elements per block: `__private::BLOCK`, whose lane functions take arrays
@@ -326,6 +326,7 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
         });
         quote!(#(#sets)*)
     });
+    let windowed = read_windowed(names, fields, fused);
     let items = &names.items;
     // With values set lane by lane, a push each (the elements go straight to
     // the `Vec`: 51.2k -> 49.6k instructions a snapshot); without, one
@@ -335,7 +336,7 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
     } else {
         quote!(#(#p::Vec::push(#items, #elements);)*)
     };
-    quote! {
+    let lanes_read = quote! {
             #p::read_blocks(#reader, #len, #items, #[inline(always)] |#reader, #items| {
                 let mut #valid = true;
                 #(#no_steps)*
@@ -348,5 +349,63 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
                 #store
                 #p::Ok(true)
             })
+    };
+    match windowed {
+        // A test of constants: only one of the two is compiled in.
+        Some(windowed) => quote! {
+            if #p::fits_window(<Self as #p::BitPack>::MAX_BITS) { #windowed } else { #lanes_read }
+        },
+        None => lanes_read,
     }
+}
+
+/// The blocks read through a window of the input (`__private::Window`):
+/// each element read from it with no check of its own and pushed, every
+/// value check into one flag, the block's bits taken from the reader once
+/// at its end; a refusal or a block past the window or the input reads it
+/// again element by element. `None` unless every item of `fused` is a run
+/// that can be read so.
+fn read_windowed(names: &Names, fields: &Fields<'_>, fused: &[Item]) -> Option<TokenStream> {
+    let (p, reader, valid, len, items) =
+        (&names.runtime, &names.reader, &names.valid, &names.len, &names.items);
+    let (window, pad, taken) = (format_ident!("__window"), format_ident!("__pad"), format_ident!("__taken"));
+    let runs = fused
+        .iter()
+        .map(|entry| {
+            let Item::Run(positions) = entry else { return None };
+            let read: Vec<_> = positions
+                .iter()
+                .filter_map(|&position| {
+                    Some((fields.fields[position].encoding.as_ref()?, names.field(position)))
+                })
+                .collect();
+            run::read_windowed(names, &read, &window)
+        })
+        .collect::<Option<Vec<TokenStream>>>()?;
+    let reads = body::reads_with(names, fields, fused, &|entry| {
+        let index = fused.iter().position(|other| std::ptr::eq(other, entry));
+        index.and_then(|index| runs.get(index).cloned()).unwrap_or_default()
+    });
+    let construct = pattern::construct(names, quote!(Self), fields);
+    // A branch on the flag after each element: otherwise its checks are
+    // kept to the block's end, each in a byte of the stack.
+    let each = (0..BLOCK).map(|_| {
+        quote!({
+            #(#reads)*
+            if !#valid {
+                return #p::Ok(false);
+            }
+            #p::Vec::push(#items, #construct);
+        })
+    });
+    Some(quote! {
+        #p::read_blocks(#reader, #len, #items, #[inline(always)] |#reader, #items| {
+            let mut #valid = true;
+            let mut #pad = #p::None;
+            let mut #window = #p::window(&*#reader, &mut #pad);
+            #(#each)*
+            let #taken = #window.end();
+            #p::Ok(#valid && #p::close_window(#reader, #taken))
+        })
+    })
 }

@@ -346,7 +346,7 @@ pub fn read_in(names: &Names, read: &[(&Encoding<'_>, Ident)], block: Option<&In
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
     let raw = |index: Literal| quote!(#run.get(#reader, #widths_name[#index]));
-    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, block, &raw);
+    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, block, None, &raw);
     if block.is_some() {
         let unwrap = (!options.is_empty())
             .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::Ok(false); };));
@@ -393,6 +393,38 @@ pub fn read_in(names: &Names, read: &[(&Encoding<'_>, Ident)], block: Option<&In
     }
 }
 
+/// [`read_in`] for a block read through `window` (`__private::Window`,
+/// checked once for the block): the leaves taken from the window with no
+/// check of their own, every value check clearing the block's
+/// `names.valid`, a refused nested value ending the block's read
+/// (`Ok(false)`), an `Option` ending the run with its value taken from the
+/// window too. `None` if the fields are not such a run (an `Option` whose
+/// value is not one run leaf).
+pub fn read_windowed(names: &Names, read: &[(&Encoding<'_>, Ident)], window: &Ident) -> Option<TokenStream> {
+    let fields = leaves(read.iter().map(|(encoding, _)| *encoding))?;
+    if let Some(FieldLeaves::Optional(inner)) = fields.last() {
+        codec(inner).run_leaf()?;
+    }
+    let (p, widths_name, bits_name, run) = (&names.runtime, &names.widths, &names.run_bits, &names.run);
+    let widths = widths(names, &fields);
+    let count = Literal::usize_unsuffixed(widths.len());
+    let raw = |index: Literal| quote!(#run.get_in(&mut #window, #widths_name[#index]));
+    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, None, Some(window), &raw);
+    let unwrap = (!options.is_empty())
+        .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::Ok(false); };));
+    let bindings = read.iter().map(|(_, local)| local);
+    Some(quote! {
+        let (#(#bindings,)*) = {
+            const #widths_name: [::core::primitive::u32; #count] = [#(#widths),*];
+            const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
+            let mut #run = #p::RunReader::new(#bits_name);
+            #(#leaves)*
+            #unwrap
+            (#(#values,)*)
+        };
+    })
+}
+
 /// A run's leaves read: the statements binding them, each field's value
 /// (in order), and the fields read as an `Option` (`options`, bound to
 /// `somes` once all are `Some`).
@@ -408,6 +440,7 @@ fn read_leaves(
     names: &Names,
     fields: &[FieldLeaves<'_>],
     block: Option<&InBlock<'_>>,
+    window: Option<&Ident>,
     raw: &dyn Fn(Literal) -> TokenStream,
 ) -> ReadLeaves {
     let mut leaves = Vec::new();
@@ -461,10 +494,25 @@ fn read_leaves(
                 }
             }
             FieldLeaves::Optional(inner) => {
-                // The presence bit; the value read after the run's bits.
+                // The presence bit; the value read after the run's bits
+                // (through a block's window: its bits from the window, as
+                // one leaf).
                 let (p, present) = (&names.runtime, take(None));
-                let read_inner = codec(inner).read(names, 1);
-                quote!(if #present != 0 { #p::Some(#read_inner) } else { #p::None })
+                match (window, codec(inner).run_leaf()) {
+                    (Some(window), Some(leaf)) => {
+                        // Its bits loaded whether present or not: no branch.
+                        let (width, raw) = (leaf.width(names), names.value(1));
+                        let value = leaf.value(names, quote!(#raw));
+                        quote!({
+                            let #raw = #window.take_if(#present != 0, #width);
+                            if #present != 0 { #p::Some(#value) } else { #p::None }
+                        })
+                    }
+                    _ => {
+                        let read_inner = codec(inner).read(names, 1);
+                        quote!(if #present != 0 { #p::Some(#read_inner) } else { #p::None })
+                    }
+                }
             }
         });
     }
@@ -497,7 +545,7 @@ pub fn as_leaf(
         quote!(#p::leaf_put(#local, #p::leaf_offset(&#widths_name, #index)))
     });
     let raw = |index: Literal| quote!(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #index), #widths_name[#index]));
-    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, None, &raw);
+    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, None, None, &raw);
     let unwrap = (!options.is_empty())
         .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::None; };));
     let bindings = read.iter().map(|(_, local)| local);
