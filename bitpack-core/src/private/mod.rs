@@ -244,6 +244,21 @@ pub fn local<W: BitWrite>(writer: &mut W) -> <W as Reserve>::Local<'_> {
     writer.local()
 }
 
+/// The writer moved into a local whose stores go into a fixed window of its
+/// buffer with `bits` reserved (a derived block's elements), or `None`
+/// (nothing changed) when the room or the window is not there.
+#[inline(always)]
+pub fn window<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve>::Window<'_>> {
+    writer.window(bits)
+}
+
+/// Whether a window's writes went past it (a `MAX_BITS` that understates):
+/// then the block is written again element by element from its start.
+#[inline(always)]
+pub fn overran<W: BitWrite>(writer: &W) -> bool {
+    writer.overran()
+}
+
 /// Writes an enum's variant index as `int(index, 0, variants - 1)`.
 #[inline(always)]
 pub fn write_tag<W: BitWrite>(writer: &mut W, index: u32, variants: u32) -> Result<(), Error> {

@@ -2237,9 +2237,27 @@ impl p::BitPack for Lanes {
             }
             // Two float leaves: nothing to check past the lanes' finiteness
             // (a run with ranged leaves adds their checks here, lane by lane).
+            let bits = <Self as p::BitPack>::MAX_BITS.saturating_mul(8);
+            // The block's room checked once, its stores into a window of the
+            // buffer; past the window, the block again element by element.
+            if let p::Some(mut window) = p::window(writer, bits) {
+                let writer = &mut window;
+                for lane in 0..8 {
+                    // Checked for the block: no fallback of its own.
+                    p::write_atomic(writer, |writer| {
+                        let value0 = u64::from(steps0[lane]);
+                        let value1 = steps1[lane];
+                        let mut run = p::RunWriter::new();
+                        run.put_split(writer, value0, LANES_WIDTHS[0]);
+                        run.put_split(writer, value1, LANES_WIDTHS[1]);
+                        run.finish(writer);
+                        p::Ok(())
+                    })?;
+                }
+                return p::Ok(!p::overran(writer));
+            }
             // The whole block's room checked once; without it, element by element.
-            let p::Some(mut reserved) = p::reserve(writer, <Self as p::BitPack>::MAX_BITS.saturating_mul(8))
-            else {
+            let p::Some(mut reserved) = p::reserve(writer, bits) else {
                 return p::Ok(false);
             };
             // The writer moved into a local for the block.

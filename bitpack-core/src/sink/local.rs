@@ -93,6 +93,16 @@ impl<S: Detach> Reserve for Local<'_, S> {
     fn local(&mut self) -> Local<'_, S> {
         Local::new(&mut self.sink)
     }
+
+    type Window<'t>
+        = S::Window<'t>
+    where
+        Self: 't;
+
+    #[inline(always)]
+    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
+        self.sink.window(bits)
+    }
 }
 
 /// A sink inside a reservation, held by value (a [`Reserved`] sink's
@@ -131,6 +141,16 @@ impl<L: BitSink + Reserve> Reserve for ReservedLocal<L> {
     #[inline(always)]
     fn local(&mut self) -> Self::Local<'_> {
         ReservedLocal { sink: self.sink.local() }
+    }
+
+    type Window<'t>
+        = L::Window<'t>
+    where
+        Self: 't;
+
+    #[inline(always)]
+    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
+        self.sink.window(bits)
     }
 }
 

@@ -244,7 +244,7 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
     let body = atomic::write(names, quote!(#(#writes)* #p::Ok(())));
     // A loop, not unrolled: unrolled, the eight bodies measured 22% more
     // instructions (63k -> 77k a snapshot).
-    let (elements, reserved) = (&names.items, &names.reserved);
+    let (elements, reserved, bits) = (&names.items, &names.reserved, &names.block_bits);
     quote! {
             #p::write_blocks(#elements, #writer, #[inline(always)] |#writer, #block| {
                 let mut #lanes_valid = true;
@@ -259,16 +259,26 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
                 if !#lanes_valid {
                     return #p::Ok(false);
                 }
-                // The whole block's room checked once; without it (near the
-                // buffer's end), the elements are written one by one.
-                let #p::Some(mut #reserved) = #p::reserve(
-                    #writer,
-                    <Self as #p::BitPack>::MAX_BITS.saturating_mul(#BLOCK),
-                ) else {
+                let #bits = <Self as #p::BitPack>::MAX_BITS.saturating_mul(#BLOCK);
+                // The whole block's room checked once, the writer moved into
+                // locals (its state in registers across the elements), its
+                // stores into a fixed window of the buffer with no bounds
+                // check; past the window (a `MAX_BITS` that understates),
+                // the block is written again element by element.
+                if let #p::Some(mut #reserved) = #p::window(#writer, #bits) {
+                    let #writer = &mut #reserved;
+                    for #lane in 0..#BLOCK {
+                        let #item = &#block[#lane];
+                        #body?;
+                    }
+                    return #p::Ok(!#p::overran(#writer));
+                }
+                // Near the buffer's end (no room for the window): the
+                // block's room checked once; without it, the elements are
+                // written one by one.
+                let #p::Some(mut #reserved) = #p::reserve(#writer, #bits) else {
                     return #p::Ok(false);
                 };
-                // The writer moved into a local for the block, so its state
-                // stays in registers across the elements' stores.
                 let mut #reserved = #p::local(&mut #reserved);
                 let #writer = &mut #reserved;
                 for #lane in 0..#BLOCK {
