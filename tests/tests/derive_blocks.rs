@@ -521,8 +521,8 @@ fn unit(index: usize) -> Unit {
         kind: [Kind::Still, Kind::Moving, Kind::Gone][index % 3],
         at: [index as f32 * 1.5 - 20.0, 63.0 - index as f32],
         lean: (index % 11) as i8 - 5,
-        state: State { on: index % 2 == 0, level: (index % 6) as u8, tilt: (index % 3) as i8 - 1 },
-        target: (index % 4 != 0).then_some((index * 13 % 201) as u8),
+        state: State { on: index.is_multiple_of(2), level: (index % 6) as u8, tilt: (index % 3) as i8 - 1 },
+        target: (!index.is_multiple_of(4)).then_some((index * 13 % 201) as u8),
     }
 }
 
@@ -531,7 +531,8 @@ fn unit(index: usize) -> Unit {
 /// at its bit.
 #[test]
 fn checks_in_the_element_loop_refuse_where_the_scalar_path_does() {
-    let refusals: [(&str, fn(&mut Unit)); 5] = [
+    type UnitRefusal = (&'static str, fn(&mut Unit));
+    let refusals: [UnitRefusal; 5] = [
         ("id", |u| u.id = 1000),
         ("lean", |u| u.lean = 6),
         ("state", |u| u.state.level = 7),

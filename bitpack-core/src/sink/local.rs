@@ -94,15 +94,7 @@ impl<S: Detach> Reserve for Local<'_, S> {
         Local::new(&mut self.sink)
     }
 
-    type Window<'t>
-        = S::Window<'t>
-    where
-        Self: 't;
-
-    #[inline(always)]
-    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
-        self.sink.window(bits)
-    }
+    forward_window!(S);
 }
 
 /// A sink inside a reservation, held by value (a [`Reserved`] sink's
@@ -143,15 +135,7 @@ impl<L: BitSink + Reserve> Reserve for ReservedLocal<L> {
         ReservedLocal { sink: self.sink.local() }
     }
 
-    type Window<'t>
-        = L::Window<'t>
-    where
-        Self: 't;
-
-    #[inline(always)]
-    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
-        self.sink.window(bits)
-    }
+    forward_window!(L);
 }
 
 #[cfg(test)]

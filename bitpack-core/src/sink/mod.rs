@@ -40,6 +40,22 @@ macro_rules! forward_pushes {
     };
 }
 
+/// [`Reserve`]'s window for a sink that passes it to its `sink` field,
+/// of type `$inner`.
+macro_rules! forward_window {
+    ($inner:ty) => {
+        type Window<'t>
+            = <$inner as Reserve>::Window<'t>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
+            self.sink.window(bits)
+        }
+    };
+}
+
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
 pub(crate) mod local;

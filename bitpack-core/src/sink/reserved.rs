@@ -50,15 +50,7 @@ impl<'r, S: BitSink + Reserve> Reserve for Reserved<'r, S> {
         ReservedLocal { sink: self.sink.local() }
     }
 
-    type Window<'s>
-        = S::Window<'s>
-    where
-        Self: 's;
-
-    #[inline(always)]
-    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
-        self.sink.window(bits)
-    }
+    forward_window!(S);
 }
 
 /// `Reserve` for a checked sink: one room check for all the bits.
