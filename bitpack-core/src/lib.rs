@@ -34,7 +34,8 @@
 //! │   ├── counter.rs        BitCounter: counts the bits, writes none
 //! │   ├── fingerprint.rs    BitFingerprint and Fingerprint: a group's bits, without keeping them
 //! │   ├── reserved.rs       a sink inside a reservation; the list of sinks that reserve
-//! │   └── local.rs          a sink moved into a local for a derived block's pushes
+//! │   ├── local.rs          a sink moved into a local for a derived block's pushes
+//! │   └── window.rs         a writer's block stores, masked into a fixed window of its buffer
 //! ├── unchecked.rs          the one unsafe module: the writer's stores (Words), ASCII as str
 //! ├── words.rs              bits gathered into 64-bit words before a push
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic

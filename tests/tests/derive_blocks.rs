@@ -587,3 +587,78 @@ proptest! {
         prop_assert_eq!(read_outcome(&bytes, Compacts::read_from), read_outcome(&bytes, read_compacts_scalar));
     }
 }
+
+/// Quantized floats, ranged integers, nested leaves and an `Option`, all
+/// one run, a block of eight under 256 bytes: written through a window with
+/// its checks in the element loop (a refused value rewinds the block).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Unit {
+    #[bits(min = 0, max = 999)]
+    id: u16,
+    kind: Kind,
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)]
+    at: [f32; 2],
+    #[bits(min = -5, max = 5)]
+    lean: i8,
+    state: State,
+    #[bits(min = 0, max = 200)]
+    target: Option<u8>,
+}
+
+#[derive(BitPack, Debug, Clone, PartialEq)]
+struct Units {
+    #[bitpack(max_len = 40)]
+    units: Vec<Unit>,
+}
+
+fn unit(index: usize) -> Unit {
+    Unit {
+        id: (index * 37 % 1000) as u16,
+        kind: [Kind::Still, Kind::Moving, Kind::Gone][index % 3],
+        at: [index as f32 * 1.5 - 20.0, 63.0 - index as f32],
+        lean: (index % 11) as i8 - 5,
+        state: State { on: index.is_multiple_of(2), level: (index % 6) as u8, tilt: (index % 3) as i8 - 1 },
+        target: (!index.is_multiple_of(4)).then_some((index * 13 % 201) as u8),
+    }
+}
+
+/// Every refusal the element loop checks, in every lane of three blocks and
+/// the tail, and every short buffer: the scalar path's bytes, or its error
+/// at its bit.
+#[test]
+fn checks_in_the_element_loop_refuse_where_the_scalar_path_does() {
+    type UnitRefusal = (&'static str, fn(&mut Unit));
+    let refusals: [UnitRefusal; 5] = [
+        ("id", |u| u.id = 1000),
+        ("lean", |u| u.lean = 6),
+        ("state", |u| u.state.level = 7),
+        ("target", |u| u.target = Some(201)),
+        ("NaN", |u| u.at[1] = f32::NAN),
+    ];
+    // What the derive wrote before blocks: atomic, the length, each element.
+    let scalar = |units: &Units, w: &mut bitpack::BitWriter<'_>| -> Result<(), Error> {
+        __private::write_atomic(w, |w| {
+            __private::write_len(w, units.units.len(), MAX_LEN)?;
+            units.units.iter().try_for_each(|unit| unit.write_to(w))
+        })
+    };
+    let value = Units { units: (0..27).map(unit).collect() };
+    let (bytes, _) = outcome(4096, |w| value.write_to(w)).expect("writes");
+    assert_eq!(Units::read_from(&mut BitReader::new(&bytes)).expect("reads"), value);
+    for buf_len in 0..=bytes.len() + 300 {
+        assert_eq!(
+            outcome(buf_len, |w| value.write_to(w)),
+            outcome(buf_len, |w| scalar(&value, w)),
+            "{buf_len}"
+        );
+    }
+    for (what, refuse) in refusals {
+        for at in 0..27 {
+            let mut value = value.clone();
+            refuse(&mut value.units[at]);
+            let blocks = outcome(4096, |w| value.write_to(w));
+            assert!(blocks.is_err(), "{what} at {at}");
+            assert_eq!(blocks, outcome(4096, |w| scalar(&value, w)), "{what} at {at}");
+        }
+    }
+}

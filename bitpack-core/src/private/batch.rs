@@ -83,7 +83,10 @@ pub fn write_blocks<W: BitWrite, T: BitPack>(
 ) -> Result<(), Error> {
     let (blocks, tail) = items.as_chunks::<BLOCK>();
     for block in blocks {
+        let start = writer.checkpoint();
         if !write_block(writer, block)? {
+            // Refused before any write, or a window overran: from the start.
+            writer.rewind(start);
             for item in block {
                 item.write_to(writer)?;
             }

@@ -48,7 +48,7 @@ pub use batch::{
 #[cfg(feature = "alloc")]
 pub use batch::{read_blocks, read_items};
 // ... a block's elements read through a window of the input;
-pub use window::{Window, close_window, fits_window, window};
+pub use window::{Window, close_window, fits_window, read_window};
 // ... change groups (`cached_group` and `group_print` in the
 // `write_delta_cached` and `group_prints` a `Sender` calls, and the
 // `wide` prints of a group of relative floats quantized once there
@@ -245,6 +245,21 @@ pub fn reserve<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve
 #[inline(always)]
 pub fn local<W: BitWrite>(writer: &mut W) -> <W as Reserve>::Local<'_> {
     writer.local()
+}
+
+/// The writer moved into a local whose stores go into a fixed window of its
+/// buffer with `bits` reserved (a derived block's elements), or `None`
+/// (nothing changed) when the room or the window is not there.
+#[inline(always)]
+pub fn write_window<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve>::Window<'_>> {
+    writer.window(bits)
+}
+
+/// Whether a window's writes went past it (a `MAX_BITS` that understates):
+/// then the block is written again element by element from its start.
+#[inline(always)]
+pub fn overran<W: BitWrite>(writer: &W) -> bool {
+    writer.overran()
 }
 
 /// Writes an enum's variant index as `int(index, 0, variants - 1)`.

@@ -2237,25 +2237,37 @@ impl p::BitPack for Lanes {
             }
             // Two float leaves: nothing to check past the lanes' finiteness
             // (a run with ranged leaves adds their checks here, lane by lane).
+            // One element, checked for the block: no fallback of its own
+            // (the derive repeats these tokens in both loops below).
+            #[inline(always)]
+            fn element<W: p::BitWrite>(writer: &mut W, value0: u64, value1: u64) -> p::Result<(), p::Error> {
+                p::write_atomic(writer, |writer| {
+                    let mut run = p::RunWriter::new();
+                    run.put_split(writer, value0, LANES_WIDTHS[0]);
+                    run.put_split(writer, value1, LANES_WIDTHS[1]);
+                    run.finish(writer);
+                    p::Ok(())
+                })
+            }
+            let bits = <Self as p::BitPack>::MAX_BITS.saturating_mul(8);
+            // The block's room checked once, its stores into a window of the
+            // buffer; past the window, the block again element by element.
+            if let p::Some(mut window) = p::write_window(writer, bits) {
+                let writer = &mut window;
+                for lane in 0..8 {
+                    element(writer, u64::from(steps0[lane]), steps1[lane])?;
+                }
+                return p::Ok(!p::overran(writer));
+            }
             // The whole block's room checked once; without it, element by element.
-            let p::Some(mut reserved) = p::reserve(writer, <Self as p::BitPack>::MAX_BITS.saturating_mul(8))
-            else {
+            let p::Some(mut reserved) = p::reserve(writer, bits) else {
                 return p::Ok(false);
             };
             // The writer moved into a local for the block.
             let mut reserved = p::local(&mut reserved);
             let writer = &mut reserved;
             for lane in 0..8 {
-                // Checked for the block: no fallback of its own.
-                p::write_atomic(writer, |writer| {
-                    let value0 = u64::from(steps0[lane]);
-                    let value1 = steps1[lane];
-                    let mut run = p::RunWriter::new();
-                    run.put_split(writer, value0, LANES_WIDTHS[0]);
-                    run.put_split(writer, value1, LANES_WIDTHS[1]);
-                    run.finish(writer);
-                    p::Ok(())
-                })?;
+                element(writer, u64::from(steps0[lane]), steps1[lane])?;
             }
             p::Ok(true)
         })
@@ -2271,7 +2283,7 @@ impl p::BitPack for Lanes {
             return p::read_blocks(reader, len, items, |reader, items| {
                 let mut valid = true;
                 let mut pad = p::None;
-                let mut window = p::window(&*reader, &mut pad);
+                let mut window = p::read_window(&*reader, &mut pad);
                 for _ in 0..8 {
                     let (x, far) = {
                         const WIDTHS: [u32; 2] = LANES_WIDTHS;

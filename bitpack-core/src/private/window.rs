@@ -86,7 +86,7 @@ impl Window<'_> {
 /// `pad` (the rest of the input, zero-padded; `None` until then, so a block
 /// away from the end clears nothing).
 #[inline(always)]
-pub fn window<'s, R: BitRead>(reader: &'s R, pad: &'s mut Option<[u8; SPAN]>) -> Window<'s> {
+pub fn read_window<'s, R: BitRead>(reader: &'s R, pad: &'s mut Option<[u8; SPAN]>) -> Window<'s> {
     let (rest, first) = reader.rest();
     let bytes = match rest.first_chunk::<SPAN>() {
         Some(bytes) => bytes,
@@ -143,7 +143,7 @@ mod tests {
                     }
                     let before = reader.bits_read();
                     let mut pad = None;
-                    let mut window = window(&reader, &mut pad);
+                    let mut window = read_window(&reader, &mut pad);
                     let mut expected = BitReader::new(input);
                     expected.take(before as u32).unwrap();
                     let mut taken = 0usize;

@@ -93,6 +93,8 @@ impl<S: Detach> Reserve for Local<'_, S> {
     fn local(&mut self) -> Local<'_, S> {
         Local::new(&mut self.sink)
     }
+
+    forward_window!(S);
 }
 
 /// A sink inside a reservation, held by value (a [`Reserved`] sink's
@@ -132,6 +134,8 @@ impl<L: BitSink + Reserve> Reserve for ReservedLocal<L> {
     fn local(&mut self) -> Self::Local<'_> {
         ReservedLocal { sink: self.sink.local() }
     }
+
+    forward_window!(L);
 }
 
 #[cfg(test)]

@@ -32,6 +32,27 @@ macro_rules! forward_pushes {
         fn push_aligned_bytes(&mut self, bytes: &[u8]) {
             self.sink.push_aligned_bytes(bytes);
         }
+
+        #[inline(always)]
+        fn overran(&self) -> bool {
+            self.sink.overran()
+        }
+    };
+}
+
+/// [`Reserve`]'s window for a sink that passes it to its `sink` field,
+/// of type `$inner`.
+macro_rules! forward_window {
+    ($inner:ty) => {
+        type Window<'t>
+            = <$inner as Reserve>::Window<'t>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
+            self.sink.window(bits)
+        }
     };
 }
 
@@ -39,6 +60,7 @@ pub(crate) mod counter;
 pub(crate) mod fingerprint;
 pub(crate) mod local;
 pub(crate) mod reserved;
+pub(crate) mod window;
 pub(crate) mod writer;
 
 use crate::error::Error;
@@ -63,6 +85,12 @@ pub trait BitSink {
     fn push(&mut self, value: u64, bits: u32);
     /// Appends whole bytes; the position is a multiple of 8.
     fn push_aligned_bytes(&mut self, bytes: &[u8]);
+    /// Whether pushes since [`Reserve::window`] went past the window, so
+    /// that some of its words may be wrong (only a window's can).
+    #[inline(always)]
+    fn overran(&self) -> bool {
+        false
+    }
 }
 
 /// Room for many writes checked at once: what a derived `write_to` asks
@@ -90,4 +118,16 @@ pub trait Reserve {
     /// This sink as a [`Reserve::Local`], for a stretch of pushes whose
     /// state the compiler can then keep in registers (a derived block's).
     fn local(&mut self) -> Self::Local<'_>;
+
+    /// The sink of [`Reserve::window`].
+    type Window<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// [`Reserve::local`] with `bits` reserved, for a derived block: a
+    /// writer's stores then go into a fixed window of its buffer with no
+    /// bounds check of their own (`sink::window`). `None` when `bits` may
+    /// not fit (or the window does not). After the writes the caller asks
+    /// [`BitSink::overran`] and writes them again another way if so.
+    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>>;
 }

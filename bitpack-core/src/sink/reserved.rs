@@ -2,7 +2,8 @@
 
 use super::counter::BitCounter;
 use super::fingerprint::BitFingerprint;
-use super::local::{Local, ReservedLocal};
+use super::local::{Detach, Local, ReservedLocal};
+use super::window::Window;
 use super::writer::BitWriter;
 use super::{BitSink, Reserve};
 use crate::error::Error;
@@ -48,11 +49,13 @@ impl<'r, S: BitSink + Reserve> Reserve for Reserved<'r, S> {
     fn local(&mut self) -> Self::Local<'_> {
         ReservedLocal { sink: self.sink.local() }
     }
+
+    forward_window!(S);
 }
 
 /// `Reserve` for a checked sink: one room check for all the bits.
 macro_rules! reserve_checked {
-    ($($sink:ty),*) => {$(
+    ($($sink:ty: $window:ty = $make:ident),*) => {$(
         impl<'a> Reserve for $sink {
             type Reserved<'s>
                 = Reserved<'s, $sink>
@@ -73,8 +76,36 @@ macro_rules! reserve_checked {
                 self.reserve(bits).ok()?;
                 Some(Reserved { sink: self })
             }
+
+            type Window<'s>
+                = $window
+            where
+                Self: 's;
+
+            #[inline(always)]
+            fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
+                $make(self, bits)
+            }
         }
     )*};
 }
 
-reserve_checked!(BitWriter<'a>, BitCounter, BitFingerprint);
+/// A writer's window (checked: `reserve` then the window's own test).
+#[inline(always)]
+fn writer_window<'s>(writer: &'s mut BitWriter<'_>, bits: usize) -> Option<Window<'s>> {
+    writer.reserve(bits).ok()?;
+    writer.window(bits)
+}
+
+/// Any other sink's: its local, reserved (it has no buffer).
+#[inline(always)]
+fn local_window<S: Detach>(sink: &mut S, bits: usize) -> Option<ReservedLocal<Local<'_, S>>> {
+    sink.reserve(bits).ok()?;
+    Some(ReservedLocal { sink: Local::new(sink) })
+}
+
+reserve_checked!(
+    BitWriter<'a>: Window<'s> = writer_window,
+    BitCounter: ReservedLocal<Local<'s, BitCounter>> = local_window,
+    BitFingerprint: ReservedLocal<Local<'s, BitFingerprint>> = local_window
+);

@@ -21,11 +21,9 @@ use crate::unchecked::Words;
 #[derive(Debug)]
 pub struct BitWriter<'a> {
     buf: Words<'a>,
-    /// Pending bits, low bit first; always fewer than 32 between pushes.
-    scratch: u64,
-    scratch_bits: u32,
-    /// Byte offset where `scratch` goes; a multiple of 4.
-    word_index: usize,
+    /// Pending bits (low bit first; always fewer than 32 between pushes)
+    /// and the byte offset where they go (a multiple of 4).
+    state: WriterCheckpoint,
     capacity_bits: usize,
 }
 
@@ -35,16 +33,16 @@ impl<'a> BitWriter<'a> {
     #[inline]
     pub fn new(buf: &'a mut [u8]) -> Self {
         let capacity_bits = buf.len().saturating_mul(8);
-        BitWriter { buf: Words::new(buf), scratch: 0, scratch_bits: 0, word_index: 0, capacity_bits }
+        BitWriter { buf: Words::new(buf), state: WriterCheckpoint::at_start(0, 0), capacity_bits }
     }
 
     /// Flushes the partly filled last byte (its unused high bits zero) and
     /// returns the bytes used: `ceil(bits_written / 8)`.
     #[inline]
     pub fn finish(mut self) -> Result<usize, Error> {
-        let tail = self.scratch_bits.div_ceil(8) as usize;
-        let end = self.word_index + tail;
-        let Some(dest) = self.buf.buf().get_mut(self.word_index..end) else {
+        let tail = self.state.scratch_bits.div_ceil(8) as usize;
+        let end = self.state.word_index + tail;
+        let Some(dest) = self.buf.buf().get_mut(self.state.word_index..end) else {
             // Only after writes inside a reservation overran it: a
             // hand-written `BitPack` whose `MAX_BITS` understates what it
             // writes. The words past the buffer were dropped.
@@ -53,7 +51,7 @@ impl<'a> BitWriter<'a> {
         // Fewer than 32 bits wait in the scratch word, so at most 4 bytes:
         // one fixed-size copy per length, where a copy of a variable length
         // is a `memcpy` call (measured: 2 ns of a 13 ns input message).
-        let bytes = (self.scratch as u32).to_le_bytes();
+        let bytes = (self.state.scratch as u32).to_le_bytes();
         match dest {
             [a] => *a = bytes[0],
             [a, b] => [*a, *b] = [bytes[0], bytes[1]],
@@ -70,34 +68,42 @@ impl<'a> BitWriter<'a> {
     pub(crate) fn take_buffer(&mut self) -> Self {
         BitWriter {
             buf: core::mem::take(&mut self.buf),
-            scratch: self.scratch,
-            scratch_bits: self.scratch_bits,
-            word_index: self.word_index,
+            state: self.state,
             capacity_bits: self.capacity_bits,
         }
+    }
+
+    /// Its buffer and its state, borrowed apart (for `sink::window`).
+    #[inline(always)]
+    pub(crate) fn parts(&mut self) -> (&mut [u8], &mut WriterCheckpoint) {
+        (self.buf.buf(), &mut self.state)
     }
 
     /// Appends up to 32 bits.
     #[inline(always)]
     fn push32(&mut self, value: u64, bits: u32) {
-        debug_assert!(bits <= 32 && value >> bits == 0);
-        self.scratch |= value << self.scratch_bits;
-        self.scratch_bits += bits;
-        if self.scratch_bits >= 32 {
-            self.flush_word();
-        }
+        self.state.push32(&mut self.buf, value, bits);
+    }
+}
+
+/// Where a writer's words go: its whole buffer ([`Words`], stores past its
+/// end dropped) or a block's window (`sink::window`, offsets masked into it).
+pub(crate) trait Store {
+    /// Stores `word` little-endian at byte `at`.
+    fn u64_at(&mut self, at: usize, word: u64);
+    /// Stores `word` little-endian at byte `at`.
+    fn u32_at(&mut self, at: usize, word: u32);
+}
+
+impl Store for Words<'_> {
+    #[inline(always)]
+    fn u64_at(&mut self, at: usize, word: u64) {
+        self.store_u64(at, word);
     }
 
-    /// Stores the low 32 scratch bits as the next word.
     #[inline(always)]
-    fn flush_word(&mut self) {
-        // The reservation guarantees these 4 bytes lie inside `buf`: 32
-        // reserved bits start at `word_index`, a multiple of 4 bytes. (Past
-        // it, after an overrun, nothing is stored and `finish` refuses.)
-        self.buf.store_u32(self.word_index, self.scratch as u32);
-        self.word_index += 4;
-        self.scratch >>= 32;
-        self.scratch_bits -= 32;
+    fn u32_at(&mut self, at: usize, word: u32) {
+        self.store_u32(at, word);
     }
 }
 
@@ -111,28 +117,102 @@ pub struct WriterCheckpoint {
     word_index: usize,
 }
 
+impl WriterCheckpoint {
+    /// Nothing pending, the next word at byte 0 (a window's start).
+    #[inline(always)]
+    pub(crate) fn at_start(scratch: u64, scratch_bits: u32) -> Self {
+        WriterCheckpoint { scratch, scratch_bits, word_index: 0 }
+    }
+
+    #[inline(always)]
+    pub(crate) fn word_index(&self) -> usize {
+        self.word_index
+    }
+
+    #[inline(always)]
+    pub(crate) fn scratch(&self) -> (u64, u32) {
+        (self.scratch, self.scratch_bits)
+    }
+
+    /// The state moved `bytes` further (a window's start added back).
+    #[inline(always)]
+    pub(crate) fn offset(self, bytes: usize) -> Self {
+        WriterCheckpoint { word_index: self.word_index.wrapping_add(bytes), ..self }
+    }
+
+    /// `BitSink::push` with this state, its words into `store`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, store: &mut impl Store, value: u64, bits: u32) {
+        if bits == 64 {
+            // A whole word (a fused run's): fewer than 32 bits wait, so it
+            // always stores one word and leaves as many waiting, with no
+            // branch on how many.
+            let waiting = self.scratch_bits % 32;
+            let low = self.scratch | (value << waiting);
+            store.u64_at(self.word_index, low);
+            self.word_index += 8;
+            // `value >> (64 - waiting)`, 0 when nothing waits: one funnel
+            // shift (`shld`).
+            self.scratch = ((u128::from(value) << waiting) >> 64) as u64;
+        } else if bits <= 32 {
+            self.push32(store, value, bits);
+        } else {
+            // A u128 scratch for one push: up to 96 bits, two words stored at once.
+            let wide = u128::from(self.scratch) | (u128::from(value) << self.scratch_bits);
+            let total = self.scratch_bits + bits;
+            if total >= 64 {
+                store.u64_at(self.word_index, wide as u64);
+                self.word_index += 8;
+                self.scratch = (wide >> 64) as u64;
+                self.scratch_bits = total - 64;
+            } else {
+                self.scratch = wide as u64;
+                self.scratch_bits = total;
+                self.flush_word(store);
+            }
+        }
+    }
+
+    /// Appends up to 32 bits.
+    #[inline(always)]
+    pub(crate) fn push32(&mut self, store: &mut impl Store, value: u64, bits: u32) {
+        debug_assert!(bits <= 32 && value >> bits == 0);
+        self.scratch |= value << self.scratch_bits;
+        self.scratch_bits += bits;
+        if self.scratch_bits >= 32 {
+            self.flush_word(store);
+        }
+    }
+
+    /// Stores the low 32 scratch bits as the next word.
+    #[inline(always)]
+    fn flush_word(&mut self, store: &mut impl Store) {
+        // The reservation guarantees these 4 bytes lie inside the buffer: 32
+        // reserved bits start at `word_index`, a multiple of 4 bytes. (Past
+        // it, after an overrun, nothing is stored and `finish` refuses.)
+        store.u32_at(self.word_index, self.scratch as u32);
+        self.word_index += 4;
+        self.scratch >>= 32;
+        self.scratch_bits -= 32;
+    }
+}
+
 impl BitSink for BitWriter<'_> {
     type Checkpoint = WriterCheckpoint;
 
     #[inline(always)]
     fn checkpoint(&self) -> WriterCheckpoint {
-        WriterCheckpoint {
-            scratch: self.scratch,
-            scratch_bits: self.scratch_bits,
-            word_index: self.word_index,
-        }
+        self.state
     }
 
     #[inline(always)]
     fn rewind(&mut self, checkpoint: WriterCheckpoint) {
-        self.scratch = checkpoint.scratch;
-        self.scratch_bits = checkpoint.scratch_bits;
-        self.word_index = checkpoint.word_index;
+        self.state = checkpoint;
     }
 
     #[inline(always)]
     fn position(&self) -> usize {
-        self.word_index * 8 + self.scratch_bits as usize
+        self.state.word_index * 8 + self.state.scratch_bits as usize
     }
 
     #[inline(always)]
@@ -150,34 +230,7 @@ impl BitSink for BitWriter<'_> {
 
     #[inline(always)]
     fn push(&mut self, value: u64, bits: u32) {
-        if bits == 64 {
-            // A whole word (a fused run's): fewer than 32 bits wait, so it
-            // always stores one word and leaves as many waiting, with no
-            // branch on how many.
-            let waiting = self.scratch_bits % 32;
-            let low = self.scratch | (value << waiting);
-            self.buf.store_u64(self.word_index, low);
-            self.word_index += 8;
-            // `value >> (64 - waiting)`, 0 when nothing waits: one funnel
-            // shift (`shld`).
-            self.scratch = ((u128::from(value) << waiting) >> 64) as u64;
-        } else if bits <= 32 {
-            self.push32(value, bits);
-        } else {
-            // A u128 scratch for one push: up to 96 bits, two words stored at once.
-            let wide = u128::from(self.scratch) | (u128::from(value) << self.scratch_bits);
-            let total = self.scratch_bits + bits;
-            if total >= 64 {
-                self.buf.store_u64(self.word_index, wide as u64);
-                self.word_index += 8;
-                self.scratch = (wide >> 64) as u64;
-                self.scratch_bits = total - 64;
-            } else {
-                self.scratch = wide as u64;
-                self.scratch_bits = total;
-                self.flush_word();
-            }
-        }
+        self.state.push(&mut self.buf, value, bits);
     }
 
     #[inline]
@@ -196,17 +249,17 @@ impl BitSink for BitWriter<'_> {
         }
         let mut rest = bytes;
         // Fill the current word a byte at a time...
-        while self.scratch_bits != 0 {
+        while self.state.scratch_bits != 0 {
             let Some((&first, tail)) = rest.split_first() else { return };
             self.push32(u64::from(first), 8);
             rest = tail;
         }
         // ...copy whole words straight into the buffer...
         let whole = rest.len() & !3;
-        if let Some(dest) = self.buf.buf().get_mut(self.word_index..self.word_index + whole) {
+        if let Some(dest) = self.buf.buf().get_mut(self.state.word_index..self.state.word_index + whole) {
             dest.copy_from_slice(&rest[..whole]);
         }
-        self.word_index += whole;
+        self.state.word_index += whole;
         // ...and start the next word with what is left.
         for &byte in &rest[whole..] {
             self.push32(u64::from(byte), 8);

@@ -27,6 +27,8 @@ pub struct Names {
     pub tag: Ident,
     /// The writer with room for `MAX_BITS` checked once.
     pub reserved: Ident,
+    /// A block's maximum bits.
+    pub block_bits: Ident,
     /// A `MAX_BITS` checked against `max_bytes`.
     pub max_bits: Ident,
     /// What a compile-time check found.
@@ -82,6 +84,7 @@ impl Names {
             signs: local("__signs"),
             tag: local("__tag"),
             reserved: local("__reserved"),
+            block_bits: local("__block_bits"),
             max_bits: local("__max_bits"),
             problem: local("__problem"),
             group: local("__group"),
