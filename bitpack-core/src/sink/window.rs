@@ -117,13 +117,7 @@ impl BitSink for Window<'_> {
 
     #[inline]
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-        let (words, rest) = bytes.as_chunks::<4>();
-        for word in words {
-            self.state.push32(&mut self.bytes, u64::from(u32::from_le_bytes(*word)), 32);
-        }
-        for &byte in rest {
-            self.state.push32(&mut self.bytes, u64::from(byte), 8);
-        }
+        self.state.push_bytes(&mut self.bytes, bytes);
     }
 
     #[inline(always)]

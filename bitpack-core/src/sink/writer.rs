@@ -184,6 +184,19 @@ impl WriterCheckpoint {
         }
     }
 
+    /// Pushes `bytes` through the scratch word, four at a time, then the
+    /// rest one by one.
+    #[inline(always)]
+    pub(crate) fn push_bytes(&mut self, store: &mut impl Store, bytes: &[u8]) {
+        let (words, rest) = bytes.as_chunks::<4>();
+        for word in words {
+            self.push32(store, u64::from(u32::from_le_bytes(*word)), 32);
+        }
+        for &byte in rest {
+            self.push32(store, u64::from(byte), 8);
+        }
+    }
+
     /// Stores the low 32 scratch bits as the next word.
     #[inline(always)]
     fn flush_word(&mut self, store: &mut impl Store) {
@@ -238,13 +251,7 @@ impl BitSink for BitWriter<'_> {
         // Short runs (names, tags) go through the scratch word four bytes at
         // a time: a variable-length `memcpy` call costs more than they do.
         if bytes.len() < 64 {
-            let (words, rest) = bytes.as_chunks::<4>();
-            for word in words {
-                self.push32(u64::from(u32::from_le_bytes(*word)), 32);
-            }
-            for &byte in rest {
-                self.push32(u64::from(byte), 8);
-            }
+            self.state.push_bytes(&mut self.buf, bytes);
             return;
         }
         let mut rest = bytes;
