@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::pack::BitPack;
 use crate::read::BitRead;
 use crate::source::SourceExt;
-use crate::words::{Pending, short_word};
+use crate::words::{Pending, short_word, tail_word};
 use crate::write::BitWrite;
 
 /// The most bits one fast take hands out (see `BitReader::take`).
@@ -114,7 +114,14 @@ fn bools_word(values: &[bool]) -> u64 {
         word |= gather_bits(u64::from_le_bytes(eight.map(u8::from))) << (8 * index);
     }
     if !rest.is_empty() {
-        word |= gather_bits(short_word(rest, u8::from)) << (8 * eights.len());
+        let bits = tail_word(
+            values,
+            rest.len(),
+            1,
+            |last| gather_bits(u64::from_le_bytes(last.map(u8::from))),
+            |rest| gather_bits(short_word(rest, u8::from)),
+        );
+        word |= bits << (8 * eights.len());
     }
     word
 }
@@ -153,8 +160,15 @@ impl Pending {
             self.put(writer, lanes_word(word), 64);
         }
         if !rest.is_empty() {
-            let word =
-                if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { lanes_word(rest) };
+            let word = tail_word(
+                values,
+                rest.len(),
+                T::BITS,
+                |last: &[T; K]| lanes_word(last),
+                |rest| {
+                    if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { lanes_word(rest) }
+                },
+            );
             self.put(writer, word, T::BITS * rest.len() as u32);
         }
     }
