@@ -368,20 +368,10 @@ pub fn write_atomic<W: BitWrite + ?Sized, R>(
     result
 }
 
-/// Inlined, the cold part a call that takes nothing: a writer's address
-/// passed to a call out of line keeps its state in memory around every
-/// store (the compiler cannot tell the stores from it), where a local
-/// sink's stays in registers.
-#[inline(always)]
+#[cold]
 fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
-    cold_path();
     writer.rewind(start);
 }
-
-/// Marks the path that calls it as rarely taken.
-#[cold]
-#[inline(never)]
-fn cold_path() {}
 
 /// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
 /// bytes; a NUL refused or not.
@@ -431,8 +421,10 @@ fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending, bytes: &[
     }
 }
 
-/// The error at the sink's position, its address kept from the cold call
-/// (see `rewind_writer`).
+/// The error at the sink's position, the cold call given the position
+/// rather than the sink: a sink's address passed to a call out of line
+/// keeps its state in memory around every store (the compiler cannot tell
+/// the stores from it), where a local sink's stays in registers.
 #[inline(always)]
 fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
     fail_at(kind, sink.position())

@@ -94,7 +94,7 @@ impl Codec for Sequence<'_> {
             return quote!(#p::#write(#writer, #reference, #max_len)?;);
         }
         if let Some(ty) = items_of(&self.element) {
-            return quote_spanned!(ty.span()=> #p::write_items::<_, #ty>(&mut #p::local(#writer), #reference, #max_len)?;);
+            return quote_spanned!(ty.span()=> #p::write_items::<_, #ty>(#writer, #reference, #max_len)?;);
         }
         let item = names.element(depth);
         let write_element = codec(&self.element).write(names, &Access::Ref(quote!(#item)), depth + 1);
