@@ -80,8 +80,18 @@ impl Pending {
     #[inline(always)]
     pub(crate) fn put_bytes<S: BitSink + ?Sized>(&mut self, sink: &mut S, bytes: &[u8]) {
         let (words, rest) = bytes.as_chunks::<8>();
-        for word in words {
-            self.put(sink, u64::from_le_bytes(*word), 64);
+        match words {
+            // One or two whole words (a short string): no loop to set up.
+            [first] => self.put(sink, u64::from_le_bytes(*first), 64),
+            [first, second] => {
+                self.put(sink, u64::from_le_bytes(*first), 64);
+                self.put(sink, u64::from_le_bytes(*second), 64);
+            }
+            _ => {
+                for word in words {
+                    self.put(sink, u64::from_le_bytes(*word), 64);
+                }
+            }
         }
         if !rest.is_empty() {
             let word = tail_word(
