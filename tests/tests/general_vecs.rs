@@ -61,12 +61,16 @@ fn element() -> impl Strategy<Value = Element> {
         .prop_map(|(id, flags, items, name, doing)| Element { id, flags, items, name, doing })
 }
 
+/// A write's result (its error's kind and bit), the writer's position
+/// after it, and the bytes `finish` gives (or its refusal).
+type Written = (Result<(), (ErrorKind, usize)>, usize, Result<Vec<u8>, ErrorKind>);
+
 /// The writer's result, position and bytes after `lead_bits` bits then `write`.
 fn written(
     size: usize,
     lead_bits: u32,
     write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>,
-) -> (Result<(), (ErrorKind, usize)>, usize, Result<Vec<u8>, ErrorKind>) {
+) -> Written {
     let mut buf = vec![0u8; size];
     let mut writer = BitWriter::new(&mut buf);
     let lead = match lead_bits {
