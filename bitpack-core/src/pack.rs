@@ -90,8 +90,11 @@ pub trait BitPack: Sized {
     #[doc(hidden)]
     #[inline]
     fn __write_items<W: BitWrite>(items: &[Self], writer: &mut W) -> Result<(), Error> {
+        // The writer moved into a local for the whole loop, its state then
+        // kept in registers (`sink::local`); moved back when it is dropped.
+        let mut local = writer.local();
         for item in items {
-            item.write_to(writer)?;
+            item.write_to(&mut local)?;
         }
         Ok(())
     }

@@ -19,6 +19,26 @@ pub(crate) fn short_word<T: Copy>(values: &[T], byte: impl Fn(T) -> u8) -> u64 {
     }
 }
 
+/// The last `rest` (1 to `K - 1`) of `values` as a word of `width` bits a
+/// value, the first in the low bits: when `values` holds `K` or more, the
+/// word of its last `K` (`word`, fixed-size loads) shifted down past those
+/// already sent, else `short` of the `rest` alone. One load and a shift
+/// where a short tail's own word branches on its length.
+#[inline(always)]
+pub(crate) fn tail_word<T, const K: usize>(
+    values: &[T],
+    rest: usize,
+    width: u32,
+    word: impl FnOnce(&[T; K]) -> u64,
+    short: impl FnOnce(&[T]) -> u64,
+) -> u64 {
+    debug_assert!(rest > 0 && rest < K && rest <= values.len());
+    match values.last_chunk::<K>() {
+        Some(last) => word(last) >> (width * (K - rest) as u32),
+        None => short(&values[values.len() - rest..]),
+    }
+}
+
 /// `short_word` is only called on at most 8 values.
 #[cold]
 fn more_than_eight() -> u64 {
@@ -60,11 +80,28 @@ impl Pending {
     #[inline(always)]
     pub(crate) fn put_bytes<S: BitSink + ?Sized>(&mut self, sink: &mut S, bytes: &[u8]) {
         let (words, rest) = bytes.as_chunks::<8>();
-        for word in words {
-            self.put(sink, u64::from_le_bytes(*word), 64);
+        match words {
+            // One or two whole words (a short string): no loop to set up.
+            [first] => self.put(sink, u64::from_le_bytes(*first), 64),
+            [first, second] => {
+                self.put(sink, u64::from_le_bytes(*first), 64);
+                self.put(sink, u64::from_le_bytes(*second), 64);
+            }
+            _ => {
+                for word in words {
+                    self.put(sink, u64::from_le_bytes(*word), 64);
+                }
+            }
         }
         if !rest.is_empty() {
-            self.put(sink, short_word(rest, |byte| byte), 8 * rest.len() as u32);
+            let word = tail_word(
+                bytes,
+                rest.len(),
+                8,
+                |last| u64::from_le_bytes(*last),
+                |rest| short_word(rest, |byte| byte),
+            );
+            self.put(sink, word, 8 * rest.len() as u32);
         }
     }
 
@@ -112,5 +149,33 @@ mod tests {
         assert_eq!(pending_writer.bits_written(), one_writer.bits_written());
         let (a, b) = (pending_writer.finish().unwrap(), one_writer.finish().unwrap());
         assert_eq!(pending_buf[..a], one_buf[..b]);
+    }
+
+    /// Bytes of every length (tails of 1 to 7 through the overlapping load,
+    /// or alone when fewer than 8) after every offset in the word land as
+    /// the same bytes written one by one.
+    #[test]
+    fn bytes_of_every_length_are_the_bytes_written_one_by_one() {
+        let text: [u8; 40] = core::array::from_fn(|index| index as u8 + 1);
+        for len in 0..=text.len() {
+            for lead in 0..64 {
+                let lead_value = 0x5555_5555_5555_5555 & crate::bits::low_mask(lead);
+                let (mut pending_buf, mut one_buf) = ([0u8; 64], [0u8; 64]);
+                let mut pending_writer = BitWriter::new(&mut pending_buf);
+                let mut one_writer = BitWriter::new(&mut one_buf);
+                let mut pending = Pending::new(lead_value, lead);
+                if lead > 0 {
+                    one_writer.write_bits64(lead_value, lead).unwrap();
+                }
+                pending.put_bytes(&mut pending_writer, &text[..len]);
+                for &byte in &text[..len] {
+                    one_writer.write_u8(byte).unwrap();
+                }
+                pending.finish(&mut pending_writer);
+                assert_eq!(pending_writer.bits_written(), one_writer.bits_written(), "{len} after {lead}");
+                let (a, b) = (pending_writer.finish().unwrap(), one_writer.finish().unwrap());
+                assert_eq!(pending_buf[..a], one_buf[..b], "{len} after {lead}");
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::pack::BitPack;
 use crate::read::BitRead;
 use crate::source::SourceExt;
-use crate::words::{Pending, short_word};
+use crate::words::{Pending, short_word, tail_word};
 use crate::write::BitWrite;
 
 /// The most bits one fast take hands out (see `BitReader::take`).
@@ -108,13 +108,20 @@ fn gather_bits(bytes: u64) -> u64 {
 /// Up to 64 bools as a word, the first in the low bit.
 #[inline(always)]
 fn bools_word(values: &[bool]) -> u64 {
+    let eight = |eight: &[bool; 8]| gather_bits(u64::from_le_bytes(eight.map(u8::from)));
+    if let (Some(first), Some(last), 8..=16) = (values.first_chunk(), values.last_chunk(), values.len()) {
+        // 8 to 16 (a short flag list): the first eight and the last, which
+        // overlap on bools that give the same bits, with no loop.
+        return eight(first) | eight(last) << (values.len() - 8);
+    }
     let (eights, rest) = values.as_chunks::<8>();
     let mut word = 0;
-    for (index, eight) in eights.iter().enumerate() {
-        word |= gather_bits(u64::from_le_bytes(eight.map(u8::from))) << (8 * index);
+    for (index, chunk) in eights.iter().enumerate() {
+        word |= eight(chunk) << (8 * index);
     }
     if !rest.is_empty() {
-        word |= gather_bits(short_word(rest, u8::from)) << (8 * eights.len());
+        let bits = tail_word(values, rest.len(), 1, eight, |rest| gather_bits(short_word(rest, u8::from)));
+        word |= bits << (8 * eights.len());
     }
     word
 }
@@ -149,14 +156,39 @@ impl Pending {
     #[inline(always)]
     fn put_chunks<W: BitWrite, T: Lane, const K: usize>(&mut self, writer: &mut W, values: &[T]) {
         let (words, rest) = values.as_chunks::<K>();
-        for word in words {
-            self.put(writer, lanes_word(word), 64);
+        if let [first] = words {
+            // One whole word (a short list): no loop to set up.
+            self.put(writer, lanes_word(first), 64);
+        } else {
+            for word in words {
+                self.put(writer, lanes_word(word), 64);
+            }
         }
         if !rest.is_empty() {
-            let word =
-                if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { lanes_word(rest) };
+            let word = tail_word(
+                values,
+                rest.len(),
+                T::BITS,
+                |last: &[T; K]| lanes_word(last),
+                |rest| {
+                    if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { short_lanes(rest) }
+                },
+            );
             self.put(writer, word, T::BITS * rest.len() as u32);
         }
+    }
+}
+
+/// Fewer than a word's worth of lanes (and not bytes): from two on, the
+/// first two and the last two, which overlap on lanes that give the same
+/// bits, with no loop.
+#[inline(always)]
+fn short_lanes<T: Lane>(values: &[T]) -> u64 {
+    match (values.first_chunk::<2>(), values.last_chunk::<2>()) {
+        (Some(first), Some(last)) => {
+            lanes_word(first) | lanes_word(last) << (T::BITS as usize * (values.len() - 2))
+        }
+        _ => lanes_word(values),
     }
 }
 
