@@ -167,7 +167,7 @@ macro_rules! quantizer {
             /// lane). For a sum `0 <= s < 2^p` (p = 23, 52: where the float's
             /// spacing is 1), `r = (s + 2^p) - 2^p` is `s` rounded to an
             /// integer, `r - (r > s)` its floor (the cast of a non-negative
-            /// value), and `(floor + 2^p)`'s bits less `2^p`'s are that integer.
+            /// value); `s + 2^p`'s bits less `2^p`'s are `r` as an integer.
             #[inline(always)]
             pub(crate) fn quantize_lane(&self, value: $float) -> $int {
                 if self.max_integer >= $resolved {
@@ -179,9 +179,10 @@ macro_rules! quantizer {
                 let scaled = normalized * top + 0.5;
                 let scaled = if scaled < top { scaled } else { top };
                 let magic = $resolved as $float;
-                let rounded = (scaled + magic) - magic;
-                let floor = if rounded > scaled { rounded - 1.0 } else { rounded };
-                ((floor + magic).to_bits() - magic.to_bits()) as $int
+                let biased = scaled + magic;
+                // `biased`'s bits less `2^p`'s are `r`; less one where `r > s`.
+                let rounded = biased.to_bits().wrapping_sub(magic.to_bits());
+                rounded.wrapping_sub((biased - magic > scaled) as _) as $int
             }
 
             /// [`Self::dequantize`] for an `integer` already checked to be at
