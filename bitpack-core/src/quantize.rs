@@ -173,8 +173,10 @@ macro_rules! quantizer {
                 if self.max_integer >= $resolved {
                     return self.quantize(value);
                 }
-                #[allow(clippy::manual_clamp)]
-                let normalized = ((value - self.min) / self.delta).max(0.0).min(1.0);
+                // No `min(1.0)`: above 1, `normalized * top + 0.5` is at least
+                // `top + 0.5` (rounding is monotone, and `top + 0.5` exact below
+                // 2^p), so the clamp to `top` below gives `top`, as from 1.
+                let normalized = ((value - self.min) / self.delta).max(0.0);
                 let top = self.max_integer as $float;
                 let scaled = normalized * top + 0.5;
                 let scaled = if scaled < top { scaled } else { top };
