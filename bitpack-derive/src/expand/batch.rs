@@ -208,6 +208,7 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
     let (p, writer) = (&names.runtime, &names.writer);
     let (block, lane, item, lanes_valid) =
         (&names.block, &names.lane, &names.item_at_lane, &names.lanes_valid);
+    let sums = format_ident!("__sums");
     let computed = lanes.iter().enumerate().map(|(index, leaf)| {
         let steps = names.steps(index);
         let member = leaf.member;
@@ -215,7 +216,7 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
             let at = Literal::usize_unsuffixed(at);
             leaf_place(quote!(#block[#at].#member), leaf)
         });
-        let lanes = leaf.run.lane.lanes(names, quote!([#(#values),*]), lanes_valid);
+        let lanes = leaf.run.lane.lanes(names, quote!([#(#values),*]), &sums, lanes_valid);
         quote!(let #steps = #lanes;)
     });
     let access = |position: usize| {
@@ -277,7 +278,10 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
     quote! {
             #p::write_blocks(#elements, #writer, #[inline(always)] |#writer, #block| {
                 let mut #lanes_valid = true;
+                // The floats' sums lane by lane: one test of their finiteness.
+                let mut #sums = #p::LaneSums::new();
                 #(#computed)*
+                #lanes_valid &= #sums.finite();
                 let #bits = <Self as #p::BitPack>::MAX_BITS.saturating_mul(#BLOCK);
                 // The whole block's room checked once, the writer moved into
                 // locals (its state in registers across the elements), its
