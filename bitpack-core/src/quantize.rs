@@ -167,21 +167,24 @@ macro_rules! quantizer {
             /// lane). For a sum `0 <= s < 2^p` (p = 23, 52: where the float's
             /// spacing is 1), `r = (s + 2^p) - 2^p` is `s` rounded to an
             /// integer, `r - (r > s)` its floor (the cast of a non-negative
-            /// value), and `(floor + 2^p)`'s bits less `2^p`'s are that integer.
+            /// value); `s + 2^p`'s bits less `2^p`'s are `r` as an integer.
             #[inline(always)]
             pub(crate) fn quantize_lane(&self, value: $float) -> $int {
                 if self.max_integer >= $resolved {
                     return self.quantize(value);
                 }
-                #[allow(clippy::manual_clamp)]
-                let normalized = ((value - self.min) / self.delta).max(0.0).min(1.0);
+                // No `min(1.0)`: above 1, `normalized * top + 0.5` is at least
+                // `top + 0.5` (rounding is monotone, and `top + 0.5` exact below
+                // 2^p), so the clamp to `top` below gives `top`, as from 1.
+                let normalized = ((value - self.min) / self.delta).max(0.0);
                 let top = self.max_integer as $float;
                 let scaled = normalized * top + 0.5;
                 let scaled = if scaled < top { scaled } else { top };
                 let magic = $resolved as $float;
-                let rounded = (scaled + magic) - magic;
-                let floor = if rounded > scaled { rounded - 1.0 } else { rounded };
-                ((floor + magic).to_bits() - magic.to_bits()) as $int
+                let biased = scaled + magic;
+                // `biased`'s bits less `2^p`'s are `r`; less one where `r > s`.
+                let rounded = biased.to_bits().wrapping_sub(magic.to_bits());
+                rounded.wrapping_sub((biased - magic > scaled) as _) as $int
             }
 
             /// [`Self::dequantize`] for an `integer` already checked to be at

@@ -143,19 +143,55 @@ fn read_again<R: BitRead, T: BitPack>(
     Ok(())
 }
 
+/// A block's quantized floats summed lane by lane, for one test of their
+/// finiteness after all of them ([`LaneSums::finite`]): one addition a lane
+/// where each field's own test was a mask, a compare and their combining.
+/// A sum of finite values that overflows refuses the block too, which is
+/// then written element by element (the same bytes, only slower); a
+/// non-finite value always makes its lane's sum non-finite.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LaneSums {
+    f32s: [f32; BLOCK],
+    f64s: [f64; BLOCK],
+}
+
+impl LaneSums {
+    /// All zero.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        LaneSums { f32s: [0.0; BLOCK], f64s: [0.0; BLOCK] }
+    }
+
+    /// Whether every sum is finite (so was every value).
+    #[inline(always)]
+    pub fn finite(&self) -> bool {
+        // `&`, not `&&`: no early exit, so the test vectorises.
+        self.f32s.iter().fold(true, |all, sum| all & sum.is_finite())
+            & self.f64s.iter().fold(true, |all, sum| all & sum.is_finite())
+    }
+}
+
 /// The steps `write_compressed_float` writes for each of `values`, as
 /// `Quantizer::quantize` computes them, lane by lane
-/// (`Quantizer::quantize_lane`); clears `valid` if
-/// any value is not finite or the declaration is refused (then the steps
-/// are not used).
+/// (`Quantizer::quantize_lane`); adds `values` to `sums` (the block is
+/// refused unless they end finite) and clears `valid` if the declaration is
+/// refused (then the steps are not used).
 #[inline(always)]
-pub fn quantized_lanes(values: [f32; BLOCK], min: f32, max: f32, res: f32, valid: &mut bool) -> [u32; BLOCK] {
+pub fn quantized_lanes(
+    values: [f32; BLOCK],
+    min: f32,
+    max: f32,
+    res: f32,
+    sums: &mut LaneSums,
+    valid: &mut bool,
+) -> [u32; BLOCK] {
     let Some(quantizer) = Quantizer::new(min, max, res) else {
         *valid = false;
         return [0; BLOCK];
     };
-    // `&`, not `&&`: no early exit, so the test vectorises with the rest.
-    *valid &= values.iter().fold(true, |all, value| all & value.is_finite());
+    for (sum, value) in sums.f32s.iter_mut().zip(values) {
+        *sum += value;
+    }
     let mut steps = [0; BLOCK];
     for (step, value) in steps.iter_mut().zip(values) {
         *step = quantizer.quantize_lane(value);
@@ -170,13 +206,16 @@ pub fn quantized64_lanes(
     min: f64,
     max: f64,
     res: f64,
+    sums: &mut LaneSums,
     valid: &mut bool,
 ) -> [u64; BLOCK] {
     let Some(quantizer) = Quantizer64::new(min, max, res) else {
         *valid = false;
         return [0; BLOCK];
     };
-    *valid &= values.iter().fold(true, |all, value| all & value.is_finite());
+    for (sum, value) in sums.f64s.iter_mut().zip(values) {
+        *sum += value;
+    }
     let mut steps = [0; BLOCK];
     for (step, value) in steps.iter_mut().zip(values) {
         *step = quantizer.quantize_lane(value);
@@ -286,9 +325,15 @@ mod tests {
             let quantizer = Quantizer::new(min, max, res).unwrap();
             for seed in 0..20_000 {
                 let values = values(seed, (min, max, res));
-                let mut valid = true;
-                let steps = quantized_lanes(values, min, max, res, &mut valid);
-                assert_eq!(valid, values.iter().all(|value| value.is_finite()));
+                let (mut sums, mut valid) = (LaneSums::new(), true);
+                let steps = quantized_lanes(values, min, max, res, &mut sums, &mut valid);
+                assert!(valid);
+                // Never accepted with a value that is not finite; accepted
+                // whenever the values are within the declaration's tenfold.
+                let finite = values.iter().all(|value| value.is_finite());
+                assert!(finite || !sums.finite());
+                let near = values.iter().all(|value| value.abs() <= 10.0 * min.abs().max(max.abs()));
+                assert!(!(finite && near) || sums.finite());
                 for (step, value) in steps.iter().zip(values) {
                     if value.is_finite() {
                         assert_eq!(*step, quantizer.quantize(value), "{value} in ({min}, {max}, {res})");
@@ -311,8 +356,10 @@ mod tests {
         let quantizer = Quantizer64::new(min, max, res).unwrap();
         for seed in 0..2_000u64 {
             let values: [f64; BLOCK] = values(seed, (-1.0e6, 1.0e6, 1.0)).map(|value| f64::from(value) * 1.7);
-            let mut valid = true;
-            let steps = quantized64_lanes(values, min, max, res, &mut valid);
+            let (mut sums, mut valid) = (LaneSums::new(), true);
+            let steps = quantized64_lanes(values, min, max, res, &mut sums, &mut valid);
+            assert!(valid);
+            assert_eq!(sums.finite(), values.iter().all(|value| value.is_finite()));
             for (step, value) in steps.iter().zip(values) {
                 if value.is_finite() {
                     assert_eq!(*step, quantizer.quantize(value));
@@ -344,14 +391,32 @@ mod tests {
         let mut valid = true;
         dequantized_lanes([0; BLOCK], 1.0, 1.0, 0.01, &mut valid);
         assert!(!valid);
-        let mut valid = true;
-        quantized_lanes([0.0; BLOCK], 1.0, 0.0, 0.01, &mut valid);
+        let (mut sums, mut valid) = (LaneSums::new(), true);
+        quantized_lanes([0.0; BLOCK], 1.0, 0.0, 0.01, &mut sums, &mut valid);
         assert!(!valid);
-        let mut valid = true;
-        let mut values = [0.5; BLOCK];
-        values[5] = f32::NAN;
-        quantized_lanes(values, 0.0, 1.0, 0.01, &mut valid);
-        assert!(!valid);
+        // A value that is not finite in any lane of any field, between
+        // finite ones, leaves its lane's sum not finite.
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for lane in 0..BLOCK {
+                let (mut sums, mut valid) = (LaneSums::new(), true);
+                let mut values = [0.5; BLOCK];
+                quantized_lanes(values, 0.0, 1.0, 0.01, &mut sums, &mut valid);
+                values[lane] = bad;
+                quantized_lanes(values, 0.0, 1.0, 0.01, &mut sums, &mut valid);
+                quantized64_lanes([-0.5; BLOCK], -1.0, 1.0, 0.5, &mut sums, &mut valid);
+                assert!(valid && !sums.finite(), "{bad} in lane {lane}");
+                let (mut sums, mut valid) = (LaneSums::new(), true);
+                let mut wide = [0.5; BLOCK];
+                wide[lane] = f64::from(bad);
+                quantized64_lanes(wide, 0.0, 1.0, 0.5, &mut sums, &mut valid);
+                assert!(valid && !sums.finite(), "{bad} in lane {lane}");
+            }
+        }
+        // Opposite infinities in one lane sum to NaN: still refused.
+        let (mut sums, mut valid) = (LaneSums::new(), true);
+        quantized_lanes([f32::INFINITY; BLOCK], 0.0, 1.0, 0.01, &mut sums, &mut valid);
+        quantized_lanes([f32::NEG_INFINITY; BLOCK], 0.0, 1.0, 0.01, &mut sums, &mut valid);
+        assert!(!sums.finite());
         let mut valid = true;
         dequantized64_lanes([lane_steps64(1 << 60); BLOCK], 0.0, 1.0, 0.5, &mut valid);
         assert!(!valid);

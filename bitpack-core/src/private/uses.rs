@@ -2214,7 +2214,7 @@ impl p::BitPack for Lanes {
 
     fn __write_items<W: p::BitWrite>(items: &[Self], writer: &mut W) -> p::Result<(), p::Error> {
         p::write_blocks(items, writer, |writer, block| {
-            let mut lanes_valid = true;
+            let (mut sums, mut lanes_valid) = (p::LaneSums::new(), true);
             let steps0 = p::quantized_lanes(
                 [
                     block[0].x, block[1].x, block[2].x, block[3].x, block[4].x, block[5].x, block[6].x,
@@ -2223,6 +2223,7 @@ impl p::BitPack for Lanes {
                 -1.0,
                 1.0,
                 0.01,
+                &mut sums,
                 &mut lanes_valid,
             );
             let steps1 = p::quantized64_lanes(
@@ -2230,8 +2231,10 @@ impl p::BitPack for Lanes {
                 -1.0e6,
                 1.0e6,
                 0.001,
+                &mut sums,
                 &mut lanes_valid,
             );
+            lanes_valid &= sums.finite();
             if !lanes_valid {
                 return p::Ok(false);
             }

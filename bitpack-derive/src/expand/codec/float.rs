@@ -120,10 +120,10 @@ impl RunLeaf for Float<'_> {
 
 /// Quantized floats only (`RunLeaf::lane` is `None` for plain ones).
 impl LaneLeaf for Float<'_> {
-    fn lanes(&self, names: &Names, values: TokenStream, valid: &Ident) -> TokenStream {
+    fn lanes(&self, names: &Names, values: TokenStream, sums: &Ident, valid: &Ident) -> TokenStream {
         let Some(Steps { min, max, res }) = &self.steps else { return TokenStream::new() };
         let lanes = self.item(names, FloatItem::QuantizedLanes);
-        quote!(#lanes(#values, #min, #max, #res, &mut #valid))
+        quote!(#lanes(#values, #min, #max, #res, &mut #sums, &mut #valid))
     }
 
     fn bits(&self, steps: TokenStream) -> TokenStream {

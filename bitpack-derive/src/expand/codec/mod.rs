@@ -102,8 +102,9 @@ pub trait RunLeaf {
 /// (see `expand::batch`): its steps into the run, its values out of it.
 pub trait LaneLeaf {
     /// The `[u32 or u64; BLOCK]` of steps for `values` (`[f32 or f64; BLOCK]`),
-    /// clearing `valid` if one is refused.
-    fn lanes(&self, names: &Names, values: TokenStream, valid: &Ident) -> TokenStream;
+    /// adding them to `sums` (a `__private::LaneSums`, checked after every
+    /// field's) and clearing `valid` if the declaration is refused.
+    fn lanes(&self, names: &Names, values: TokenStream, sums: &Ident, valid: &Ident) -> TokenStream;
     /// The `u64` that goes into the run for one lane's `steps`.
     fn bits(&self, steps: TokenStream) -> TokenStream;
     /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, unchecked.
