@@ -510,3 +510,37 @@ fn a_senders_deltas_are_the_plain_deltas_in_every_form() -> Result<(), Error> {
     assert!(forms.iter().all(|&count| count > 40), "{forms:?}");
     Ok(())
 }
+
+proptest::proptest! {
+    /// `map::record` (a sender's state brought up to date in place, not
+    /// cloned) leaves the state equal to the world whatever it held: keys
+    /// apart by a few (removed and inserted) or by many (then a clone).
+    #[test]
+    fn recording_a_map_into_an_old_state_equals_the_world(
+        now in proptest::collection::btree_map(0u32..64, proptest::num::u8::ANY, 0..48),
+        old in proptest::collection::btree_map(0u32..64, proptest::num::u8::ANY, 0..48),
+    ) {
+        let mut state = old;
+        map::record(&now, &mut state);
+        proptest::prop_assert_eq!(state, now);
+    }
+
+    /// A derived world's `record_state` (its map updated in place, its other
+    /// fields `clone_from`) equals the world, from a state some ticks older
+    /// and from an unrelated one.
+    #[test]
+    fn a_derived_world_records_into_an_old_state(seed: u64, ticks in 0usize..40, spawns in 0usize..12) {
+        let mut rng = SplitMix64(seed);
+        let mut world = World::random(&mut rng, 60);
+        let old = world.clone();
+        for _ in 0..ticks {
+            world.step(&mut rng, spawns, spawns);
+        }
+        let mut state = old;
+        world.record_state(&mut state);
+        proptest::prop_assert_eq!(&state, &world);
+        let mut unrelated = World::random(&mut rng, 5);
+        world.record_state(&mut unrelated);
+        proptest::prop_assert_eq!(&unrelated, &world);
+    }
+}

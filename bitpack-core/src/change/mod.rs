@@ -283,4 +283,20 @@ pub trait ChangeGroups: BitPack {
         let _ = (state, baseline, budget);
         Ok(())
     }
+
+    /// Makes `state` equal to `self`, reusing what `state` holds: how a
+    /// [`crate::sync::Sender`] records a packet's state in the storage of
+    /// one it no longer needs. The default is `clone_from` (a `Vec` keeps
+    /// its allocation); a derived type without type parameters updates its
+    /// keyed `BTreeMap`s in place (entries removed, overwritten and
+    /// inserted, not the whole tree rebuilt) and `clone_from`s its other
+    /// fields.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn record_state(&self, state: &mut Self)
+    where
+        Self: Clone,
+    {
+        state.clone_from(self);
+    }
 }

@@ -1477,6 +1477,63 @@ pub mod map {
         })
     }
 
+    /// `record_state`: makes `state` equal to `now` in place, its nodes
+    /// reused: one walk of both overwrites the values of the keys both
+    /// hold and notes the keys only one holds, which are then removed or
+    /// inserted; with more than a few of either, a clone. A sender records
+    /// into a state a tick or two old, whose keys are nearly the world's; a
+    /// clone rebuilds (and the old state's drop frees) every node.
+    pub fn record<K: Key, V: Clone>(now: &BTreeMap<K, V>, state: &mut BTreeMap<K, V>) {
+        // Stack arrays, no allocation.
+        const FEW: usize = 16;
+        let mut stale: [Option<K>; FEW] = [None; FEW];
+        let mut missing: [Option<(K, &V)>; FEW] = [None; FEW];
+        let (mut stales, mut missings) = (0, 0);
+        let mut entries = now.range(..);
+        let mut next = entries.next();
+        for (key, value) in state.range_mut(..) {
+            loop {
+                match next {
+                    Some((now_key, now_value)) if now_key == key => {
+                        value.clone_from(now_value);
+                        next = entries.next();
+                        break;
+                    }
+                    Some((now_key, now_value)) if now_key < key => {
+                        if let Some(slot) = missing.get_mut(missings) {
+                            *slot = Some((*now_key, now_value));
+                        }
+                        missings += 1;
+                        next = entries.next();
+                    }
+                    _ => {
+                        if let Some(slot) = stale.get_mut(stales) {
+                            *slot = Some(*key);
+                        }
+                        stales += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        for (key, value) in next.into_iter().chain(entries) {
+            if let Some(slot) = missing.get_mut(missings) {
+                *slot = Some((*key, value));
+            }
+            missings += 1;
+        }
+        if stales > FEW || missings > FEW {
+            state.clone_from(now);
+            return;
+        }
+        for key in stale.into_iter().flatten() {
+            state.remove(&key);
+        }
+        for (key, value) in missing.into_iter().flatten() {
+            state.insert(key, value.clone());
+        }
+    }
+
     fn entries<K: Key, V>(map: &BTreeMap<K, V>) -> impl Iterator<Item = (K, &V)> + Clone {
         map.iter().map(|(key, value)| (*key, value))
     }

@@ -1638,6 +1638,14 @@ impl p::ChangeGroups for Zone {
             )?;
             p::Ok(())
         }
+
+        fn record_state(&self, state: &mut Self)
+        where
+            Self: p::Clone,
+        {
+            p::keyed::map::record(&self.map, &mut state.map);
+            p::Clone::clone_from(&mut state.sorted, &self.sorted);
+        }
     }
 }
 
@@ -1683,6 +1691,11 @@ fn keyed_collections_replicate_through_a_sender() {
 
     // Through a sender with a packet too small for the whole zone: the
     // budget holds entries back, and the client converges.
+    // A state recorded into an old one's storage is the world.
+    let mut state = before.clone();
+    after.record_state(&mut state);
+    assert_eq!(state, after);
+
     let mut sender: Sender<Zone> = Sender::new();
     let mut receiver: Receiver<Zone> = Receiver::new();
     let mut packet = [0u8; 64];

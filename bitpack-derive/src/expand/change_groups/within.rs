@@ -43,8 +43,9 @@ impl Code<'_, '_> {
             .any(|item| matches!(item, ChangeItem::Nested { field, .. } if *field == position))
     }
 
-    /// The three methods, or nothing for a type that holds no keyed collection.
-    pub(super) fn within(&self, fields: &Fields<'_>) -> TokenStream {
+    /// The three methods (four with `record_state`: see [`Code::record`]),
+    /// or nothing for a type that holds no keyed collection.
+    pub(super) fn within(&self, fields: &Fields<'_>, concrete: bool) -> TokenStream {
         if !self.holds_keyed() {
             return TokenStream::new();
         }
@@ -62,6 +63,7 @@ impl Code<'_, '_> {
         let state = &names.state;
         let write_whole = atomic::write(names, quote!(#(#whole)* #p::Ok(())));
         let write_delta = atomic::write(names, quote!(#(#deltas)* #p::Ok(())));
+        let record = if concrete { self.record() } else { TokenStream::new() };
         quote! {
             #p::if_alloc! {
                 #[inline]
@@ -93,6 +95,46 @@ impl Code<'_, '_> {
                     #(#states)*
                     #p::Ok(())
                 }
+
+                #record
+            }
+        }
+    }
+
+    /// `record_state` for a type that holds keyed maps or nested types
+    /// (which may): each map brought up to date in place (its nodes
+    /// reused), each nested type by its own `record_state`, every other
+    /// field `clone_from`. Only for a type without type parameters, whose
+    /// fields' `Clone` the compiler can see (`Self: Clone` does not say
+    /// that a field of type `T` is); nothing for one that holds only sorted
+    /// `Vec`s, which the default (`clone_from`) serves as well.
+    fn record(&self) -> TokenStream {
+        let holds_map = (0..self.fields.len()).any(|position| {
+            self.is_nested(position)
+                || self.keyed(position).is_some_and(|keyed| matches!(keyed.form, Form::Map { .. }))
+        });
+        if !holds_map {
+            return TokenStream::new();
+        }
+        let (p, state) = (&self.names.runtime, &self.names.state);
+        let fields = (0..self.fields.len()).map(|position| {
+            let member = self.member(position);
+            match self.keyed(position).map(|keyed| &keyed.form) {
+                Some(Form::Map { .. }) => quote!(#p::keyed::map::record(&self.#member, &mut #state.#member);),
+                None if self.is_nested(position) => {
+                    let nested = self.nested(self.ty(position));
+                    quote!(#nested::record_state(&self.#member, &mut #state.#member);)
+                }
+                _ => quote!(#p::Clone::clone_from(&mut #state.#member, &self.#member);),
+            }
+        });
+        quote! {
+            #[inline]
+            fn record_state(&self, #state: &mut Self)
+            where
+                Self: #p::Clone,
+            {
+                #(#fields)*
             }
         }
     }
