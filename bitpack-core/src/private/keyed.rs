@@ -733,30 +733,54 @@ where
         writer.write_bits(0b11, 2)?;
         let mut sections = Sections::default();
         let mut place = Place { item: 0, now: 0, rank: 0 };
-        for step in merge(now, base) {
-            if is_item(&step) {
-                sections.count(&step, place.rank, true)?;
-                // The unchanged entries since the last item (entries of
-                // both: a run as long in the world as in the baseline).
-                keep_run(cached, kept, place.rank)?;
-                zeros(writer, place.rank - kept.1)?;
-                if let Step::New(key, _) = step {
-                    // Its data goes in the second section.
-                    met.push(([place.item, place.now, place.rank], ItemKind::New));
-                    first_new = first_new.or(Some((place.now, key)));
-                } else {
-                    writer.write_bool(true)?;
-                    <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
+        // `merge` by hand: an unchanged entry of both (most of a world)
+        // only moves the places on, without a `Step` made and matched.
+        let (mut now, mut base) = (now, base);
+        let (mut next_now, mut next_base) = (now.next(), base.next());
+        loop {
+            let step = match (next_now, next_base) {
+                (Some((key, value)), Some((base_key, held))) if key == base_key => {
+                    next_now = now.next();
+                    next_base = base.next();
+                    if value == held {
+                        place.now += 1;
+                        place.rank += 1;
+                        continue;
+                    }
+                    Step::Both(key, value, held)
                 }
-                kept = (
-                    place.now + usize::from(!matches!(step, Step::Removed(..))),
-                    place.rank + usize::from(!matches!(step, Step::New(..))),
-                );
-                sections.items += 1;
-                place.item += 1;
+                (Some((key, value)), Some((base_key, _))) if key < base_key => {
+                    next_now = now.next();
+                    Step::New(key, value)
+                }
+                (_, Some((base_key, held))) => {
+                    next_base = base.next();
+                    Step::Removed(base_key, held)
+                }
+                (Some((key, value)), None) => {
+                    next_now = now.next();
+                    Step::New(key, value)
+                }
+                (None, None) => break,
+            };
+            sections.count(&step, place.rank, true)?;
+            // The unchanged entries since the last item (entries of
+            // both: a run as long in the world as in the baseline).
+            keep_run(cached, kept, place.rank)?;
+            zeros(writer, place.rank - kept.1)?;
+            if let Step::New(key, _) = step {
+                // Its data goes in the second section.
+                met.push(([place.item, place.now, place.rank], ItemKind::New));
+                first_new = first_new.or(Some((place.now, key)));
+            } else {
+                writer.write_bool(true)?;
+                <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
             }
             place.now += usize::from(!matches!(step, Step::Removed(..)));
             place.rank += usize::from(!matches!(step, Step::New(..)));
+            kept = (place.now, place.rank);
+            sections.items += 1;
+            place.item += 1;
         }
         Ok(sections)
     };
