@@ -5,7 +5,7 @@
 //! (4 bits in all); otherwise a `1` bit then the value as
 //! `write_int64(value, min, max)` (1 + `bits_required64(min, max)` bits).
 
-use crate::bits::{bit_length_u128, bits_required64};
+use crate::bits::{bit_length_u128, bits_required64, low_mask};
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
 use crate::source::SourceExt;
@@ -232,6 +232,20 @@ pub fn write_relative_steps<W: BitWrite>(
     if steps > max_steps {
         return Err(Error::new(ErrorKind::OutOfRange, writer.bits_written()));
     }
+    write_quantized_steps(writer, steps, baseline, max_steps)
+}
+
+/// [`write_relative_steps`] of steps at most `max_steps` by construction
+/// (a float quantized by the same declaration: the derived groups'), with
+/// no range check. Steps above it would be cut to the far tier's width: a
+/// wrong value, never a wrong stream.
+#[inline(always)]
+pub(crate) fn write_quantized_steps<W: BitWrite>(
+    writer: &mut W,
+    steps: u64,
+    baseline: Option<u64>,
+    max_steps: u64,
+) -> Result<(), Error> {
     let bits = bit_length_u128(u128::from(max_steps));
     // The difference in i64: below 2^62 steps (every quantized float has at
     // most 2^53) a subtraction, cheaper than i128 (a constant test for a
@@ -248,7 +262,7 @@ pub fn write_relative_steps<W: BitWrite>(
             (0, 1, (difference - NEAR_MIN) as u64, NEAR_BITS)
         }
         Some(difference) if (-half..half).contains(&difference) => (0b01, 2, (difference + half) as u64, mid),
-        _ => (0b11, 2, steps, bits),
+        _ => (0b11, 2, steps & low_mask(bits), bits),
     };
     // One reservation and one push for prefix and payload (at most 2 + 64
     // bits: split only past 64): all of it is written, or none.
