@@ -284,19 +284,19 @@ pub trait ChangeGroups: BitPack {
         Ok(())
     }
 
-    /// Makes `state` equal to `self`, reusing what `state` holds: how a
-    /// [`crate::sync::Sender`] records a packet's state in the storage of
-    /// one it no longer needs. The default is `clone_from` (a `Vec` keeps
-    /// its allocation); a derived type without type parameters updates its
-    /// keyed `BTreeMap`s in place (entries removed, overwritten and
-    /// inserted, not the whole tree rebuilt) and `clone_from`s its other
-    /// fields.
+    /// Makes `state` equal to `self` reusing what `state` holds, and
+    /// returns `true`: how a [`crate::sync::Sender`] records a packet's
+    /// state in the storage of one it no longer needs. `false`, the
+    /// default, when the type cannot (the sender then `clone_from`s, which
+    /// a `Vec` does in its own allocation). A derived type without type
+    /// parameters updates its keyed `BTreeMap`s in place (entries
+    /// removed, overwritten and inserted, not the whole tree rebuilt) and
+    /// `clone_from`s its other fields; with a field that is not `Clone`,
+    /// `false`.
     #[cfg(feature = "alloc")]
     #[inline]
-    fn record_state(&self, state: &mut Self)
-    where
-        Self: Clone,
-    {
-        state.clone_from(self);
+    fn record_state(&self, state: &mut Self) -> bool {
+        let _ = state;
+        false
     }
 }

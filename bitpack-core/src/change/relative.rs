@@ -527,6 +527,32 @@ mod tests {
     }
 
     #[test]
+    fn quantized_steps_write_what_the_checked_write_does_and_never_spill() {
+        // In range: the same bits as `write_relative_steps`, every tier.
+        for (steps, baseline) in [(20, Some(21)), (30, Some(2)), (40, None), (0, Some(40))] {
+            let (mut checked, mut unchecked) = ([0u8; 4], [0u8; 4]);
+            let mut writer = BitWriter::new(&mut checked);
+            write_relative_steps(&mut writer, steps, baseline, 40).unwrap();
+            let bits = writer.bits_written();
+            let mut other = BitWriter::new(&mut unchecked);
+            write_quantized_steps(&mut other, steps, baseline, 40).unwrap();
+            assert_eq!(other.bits_written(), bits);
+            let (_, _) = (writer.finish(), other.finish());
+            assert_eq!(checked, unchecked);
+        }
+        // Above the maximum (a bug upstream): cut to the far tier's width,
+        // so the bits after it stay where they belong.
+        let mut buf = [0u8; 4];
+        let mut writer = BitWriter::new(&mut buf);
+        write_quantized_steps(&mut writer, 0xFF_FFFF, None, 40).unwrap();
+        writer.write_bits(0b101, 3).unwrap();
+        writer.finish().unwrap();
+        let mut reader = BitReader::new(&buf);
+        let _ = reader.read_bits(2 + 6).unwrap();
+        assert_eq!(reader.read_bits(3).unwrap(), 0b101);
+    }
+
+    #[test]
     fn truncated_far_value_leaves_the_reader_in_place() {
         let mut reader = BitReader::new(&[0b1]);
         assert!(read_relative_int(&mut reader, 0, 0, 1023).is_err());

@@ -1417,6 +1417,51 @@ pub fn nested_sent(
     Ok(Fingerprint::of(1, now)? != Fingerprint::of(1, then)?)
 }
 
+/// `record_state`'s question about a field's type: `Some(clone_from)` when
+/// it is `Clone`, else `None`, by autoref (for a concrete type, which is
+/// all the derive asks about): `(&&CloneProbe::<T>::new()).clone_from_fn()`
+/// finds [`ViaClone`] on `&CloneProbe<T>` when `T: Clone`, else
+/// [`NotClone`] on `CloneProbe<T>`. A `where T: Clone` would not compile
+/// for a type that is not.
+pub struct CloneProbe<T>(core::marker::PhantomData<fn() -> T>);
+
+impl<T> CloneProbe<T> {
+    #[inline(always)]
+    pub const fn new() -> Self {
+        CloneProbe(core::marker::PhantomData)
+    }
+}
+
+impl<T> Default for CloneProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The answer for a `Clone` type (see [`CloneProbe`]).
+pub trait ViaClone<T> {
+    fn clone_from_fn(&self) -> Option<fn(&mut T, &T)>;
+}
+
+impl<T: Clone> ViaClone<T> for &CloneProbe<T> {
+    #[inline(always)]
+    fn clone_from_fn(&self) -> Option<fn(&mut T, &T)> {
+        Some(T::clone_from)
+    }
+}
+
+/// The answer for any other type (see [`CloneProbe`]).
+pub trait NotClone<T> {
+    fn clone_from_fn(&self) -> Option<fn(&mut T, &T)>;
+}
+
+impl<T> NotClone<T> for CloneProbe<T> {
+    #[inline(always)]
+    fn clone_from_fn(&self) -> Option<fn(&mut T, &T)> {
+        None
+    }
+}
+
 /// `#[change_group] field: BTreeMap<K, V>` with `#[bitpack(max_len = N)]`.
 ///
 /// The writers take the [`Budget`] of the `*_within` method they serve

@@ -1639,12 +1639,14 @@ impl p::ChangeGroups for Zone {
             p::Ok(())
         }
 
-        fn record_state(&self, state: &mut Self)
-        where
-            Self: p::Clone,
-        {
+        fn record_state(&self, state: &mut Self) -> bool {
+            use p::keyed::{NotClone as _, ViaClone as _};
             p::keyed::map::record(&self.map, &mut state.map);
-            p::Clone::clone_from(&mut state.sorted, &self.sorted);
+            match (&&p::keyed::CloneProbe::<p::Vec<Entry>>::new()).clone_from_fn() {
+                p::Some(clone_from) => clone_from(&mut state.sorted, &self.sorted),
+                p::None => return false,
+            }
+            true
         }
     }
 }
@@ -1693,8 +1695,15 @@ fn keyed_collections_replicate_through_a_sender() {
     // budget holds entries back, and the client converges.
     // A state recorded into an old one's storage is the world.
     let mut state = before.clone();
-    after.record_state(&mut state);
+    assert!(after.record_state(&mut state));
     assert_eq!(state, after);
+    // The probe a derived `record_state` asks about each field's type.
+    {
+        use p::keyed::{NotClone as _, ViaClone as _};
+        struct Unclonable;
+        assert!((&&p::keyed::CloneProbe::<u8>::new()).clone_from_fn().is_some());
+        assert!((&&p::keyed::CloneProbe::<Unclonable>::new()).clone_from_fn().is_none());
+    }
 
     let mut sender: Sender<Zone> = Sender::new();
     let mut receiver: Receiver<Zone> = Receiver::new();

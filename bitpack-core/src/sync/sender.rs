@@ -174,7 +174,9 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         let (used, state, whole) = match written {
             Ok(written) => written,
             Err(error) => {
-                // Put back a spare not yet written into.
+                // Put back a spare not yet written into (one written into is
+                // gone: a state older than the baseline, or the one this
+                // packet's slot drops anyway).
                 if let (Some(index), Some(state), Some((sequence, acked, prints))) =
                     (spare_slot, spare, spare_prints)
                 {
@@ -270,11 +272,14 @@ fn slot<const N: usize>(sequence: u16) -> usize {
     usize::from(sequence) % N
 }
 
-/// A copy of `world`, recorded into `spare`'s storage when there is one.
+/// A copy of `world`, recorded into `spare`'s storage when there is one
+/// (`clone_from` where the type does not record).
 fn record<W: ChangeGroups + Clone>(world: &W, spare: &mut Option<W>) -> W {
     match spare.take() {
         Some(mut state) => {
-            world.record_state(&mut state);
+            if !world.record_state(&mut state) {
+                state.clone_from(world);
+            }
             state
         }
         None => world.clone(),

@@ -104,10 +104,11 @@ impl Code<'_, '_> {
     /// `record_state` for a type that holds keyed maps or nested types
     /// (which may): each map brought up to date in place (its nodes
     /// reused), each nested type by its own `record_state`, every other
-    /// field `clone_from`. Only for a type without type parameters, whose
-    /// fields' `Clone` the compiler can see (`Self: Clone` does not say
-    /// that a field of type `T` is); nothing for one that holds only sorted
-    /// `Vec`s, which the default (`clone_from`) serves as well.
+    /// field `clone_from` when its type is `Clone` (asked by autoref, see
+    /// `keyed::CloneProbe`; else `false`, and the sender clones). Only for
+    /// a type without type parameters, for which the question has one
+    /// answer; nothing for one that holds only sorted `Vec`s, which the
+    /// sender's `clone_from` serves as well.
     fn record(&self) -> TokenStream {
         let holds_map = (0..self.fields.len()).any(|position| {
             self.is_nested(position)
@@ -117,24 +118,37 @@ impl Code<'_, '_> {
             return TokenStream::new();
         }
         let (p, state) = (&self.names.runtime, &self.names.state);
+        let clone_from = |position: usize| {
+            let (member, ty) = (self.member(position), self.ty(position));
+            quote! {
+                match (&&#p::keyed::CloneProbe::<#ty>::new()).clone_from_fn() {
+                    #p::Some(__clone_from) => __clone_from(&mut #state.#member, &self.#member),
+                    #p::None => return false,
+                }
+            }
+        };
         let fields = (0..self.fields.len()).map(|position| {
             let member = self.member(position);
             match self.keyed(position).map(|keyed| &keyed.form) {
                 Some(Form::Map { .. }) => quote!(#p::keyed::map::record(&self.#member, &mut #state.#member);),
                 None if self.is_nested(position) => {
                     let nested = self.nested(self.ty(position));
-                    quote!(#nested::record_state(&self.#member, &mut #state.#member);)
+                    let fallback = clone_from(position);
+                    quote! {
+                        if !#nested::record_state(&self.#member, &mut #state.#member) {
+                            #fallback
+                        }
+                    }
                 }
-                _ => quote!(#p::Clone::clone_from(&mut #state.#member, &self.#member);),
+                _ => clone_from(position),
             }
         });
         quote! {
             #[inline]
-            fn record_state(&self, #state: &mut Self)
-            where
-                Self: #p::Clone,
-            {
+            fn record_state(&self, #state: &mut Self) -> bool {
+                use #p::keyed::{NotClone as _, ViaClone as _};
                 #(#fields)*
+                true
             }
         }
     }
