@@ -1640,6 +1640,8 @@ impl p::ChangeGroups for Zone {
         }
 
         fn record_state(&self, state: &mut Self) -> bool {
+            // Whichever answers: every field here is `Clone`.
+            #[allow(unused_imports)]
             use p::keyed::{NotClone as _, ViaClone as _};
             p::keyed::map::record(&self.map, &mut state.map);
             match (&&p::keyed::CloneProbe::<p::Vec<Entry>>::new()).clone_from_fn() {
@@ -1698,6 +1700,8 @@ fn keyed_collections_replicate_through_a_sender() {
     assert!(after.record_state(&mut state));
     assert_eq!(state, after);
     // The probe a derived `record_state` asks about each field's type.
+    // (The same `&&` for both: it is what lets the `Clone` answer win.)
+    #[allow(clippy::needless_borrow)]
     {
         use p::keyed::{NotClone as _, ViaClone as _};
         struct Unclonable;
