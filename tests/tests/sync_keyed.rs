@@ -510,3 +510,103 @@ fn a_senders_deltas_are_the_plain_deltas_in_every_form() -> Result<(), Error> {
     assert!(forms.iter().all(|&count| count > 40), "{forms:?}");
     Ok(())
 }
+
+proptest::proptest! {
+    /// `map::record` (a sender's state brought up to date in place, not
+    /// cloned) leaves the state equal to the world whatever it held: keys
+    /// apart by a few (removed and inserted) or by many (then a clone).
+    #[test]
+    fn recording_a_map_into_an_old_state_equals_the_world(
+        now in proptest::collection::btree_map(0u32..64, proptest::num::u8::ANY, 0..48),
+        old in proptest::collection::btree_map(0u32..64, proptest::num::u8::ANY, 0..48),
+    ) {
+        let mut state = old;
+        map::record(&now, &mut state);
+        proptest::prop_assert_eq!(state, now);
+    }
+
+    /// A derived world's `record_state` (its map updated in place, its other
+    /// fields `clone_from`) equals the world, from a state some ticks older
+    /// and from an unrelated one.
+    #[test]
+    fn a_derived_world_records_into_an_old_state(seed: u64, ticks in 0usize..40, spawns in 0usize..12) {
+        let mut rng = SplitMix64(seed);
+        let mut world = World::random(&mut rng, 60);
+        let old = world.clone();
+        for _ in 0..ticks {
+            world.step(&mut rng, spawns, spawns);
+        }
+        let mut state = old;
+        proptest::prop_assert!(world.record_state(&mut state));
+        proptest::prop_assert_eq!(&state, &world);
+        let mut unrelated = World::random(&mut rng, 5);
+        proptest::prop_assert!(world.record_state(&mut unrelated));
+        proptest::prop_assert_eq!(&unrelated, &world);
+    }
+}
+
+#[test]
+fn a_sender_records_into_a_state_older_than_the_baseline() {
+    let mut rng = SplitMix64(9);
+    let mut world = World::random(&mut rng, 30);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut buf = vec![0u8; 1 << 14];
+    for _ in 0..3 {
+        world.step(&mut rng, 2, 2);
+        let used = sender.write(&world, &mut buf).expect("writes");
+        receiver.read(&buf[..used]).expect("reads");
+    }
+    // Packets 0 to 2 acknowledged: 2 is the baseline, 0 and 1 can never be one.
+    sender.ack(&receiver.acks());
+    world.step(&mut rng, 2, 2);
+    let used = sender.write(&world, &mut buf).expect("writes");
+    // Packet 3's state went into the newest of those (1); 0 is kept.
+    assert!(sender.sent(0).is_some());
+    assert!(sender.sent(1).is_none());
+    assert!(sender.sent(2).is_some());
+    assert_eq!(sender.sent(3), Some(&world));
+    let decoded = receiver.read(&buf[..used]).expect("reads").expect("a new state");
+    assert!(decoded.close_to(&world));
+}
+
+/// A field whose type is not `Clone`, in a world cloned by hand.
+#[derive(BitPack, Debug, PartialEq)]
+struct Label {
+    #[bits(min = 0, max = 9)]
+    code: u8,
+}
+
+#[derive(BitPack, Debug, PartialEq)]
+struct LabelledWorld {
+    /// Outside the groups (a group's field must be `Clone`: an unsent
+    /// group is the baseline's), so always written.
+    label: Label,
+    #[change_group]
+    #[bitpack(max_len = 64, spawn = Unit::spawn)]
+    units: BTreeMap<u32, Unit>,
+}
+
+impl Clone for LabelledWorld {
+    fn clone(&self) -> Self {
+        LabelledWorld { label: Label { code: self.label.code }, units: self.units.clone() }
+    }
+}
+
+#[test]
+fn a_world_with_a_field_that_is_not_clone_is_cloned_instead() {
+    let mut rng = SplitMix64(4);
+    let world = LabelledWorld { label: Label { code: 3 }, units: World::random(&mut rng, 10).units };
+    let mut state = LabelledWorld { label: Label { code: 1 }, units: BTreeMap::new() };
+    // Its derived `record_state` cannot copy `label`: `false`, and a sender clones.
+    assert!(!world.record_state(&mut state));
+    let mut sender: Sender<LabelledWorld> = Sender::new();
+    let mut receiver: Receiver<LabelledWorld> = Receiver::new();
+    let mut buf = vec![0u8; 1 << 12];
+    for _ in 0..4 {
+        let used = sender.write(&world, &mut buf).expect("writes");
+        receiver.read(&buf[..used]).expect("reads");
+        sender.ack(&receiver.acks());
+        assert_eq!(sender.sent(sender.next_sequence().wrapping_sub(1)), Some(&world));
+    }
+}

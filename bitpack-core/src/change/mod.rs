@@ -283,4 +283,20 @@ pub trait ChangeGroups: BitPack {
         let _ = (state, baseline, budget);
         Ok(())
     }
+
+    /// Makes `state` equal to `self` reusing what `state` holds, and
+    /// returns `true`: how a [`crate::sync::Sender`] records a packet's
+    /// state in the storage of one it no longer needs. `false`, the
+    /// default, when the type cannot (the sender then `clone_from`s, which
+    /// a `Vec` does in its own allocation). A derived type without type
+    /// parameters updates its keyed `BTreeMap`s in place (entries
+    /// removed, overwritten and inserted, not the whole tree rebuilt) and
+    /// `clone_from`s its other fields; with a field that is not `Clone`,
+    /// `false`.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn record_state(&self, state: &mut Self) -> bool {
+        let _ = state;
+        false
+    }
 }

@@ -5,7 +5,7 @@
 //! (4 bits in all); otherwise a `1` bit then the value as
 //! `write_int64(value, min, max)` (1 + `bits_required64(min, max)` bits).
 
-use crate::bits::{bit_length_u128, bits_required64};
+use crate::bits::{bit_length_u128, bits_required64, low_mask};
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
 use crate::source::SourceExt;
@@ -232,6 +232,20 @@ pub fn write_relative_steps<W: BitWrite>(
     if steps > max_steps {
         return Err(Error::new(ErrorKind::OutOfRange, writer.bits_written()));
     }
+    write_quantized_steps(writer, steps, baseline, max_steps)
+}
+
+/// [`write_relative_steps`] of steps at most `max_steps` by construction
+/// (a float quantized by the same declaration: the derived groups'), with
+/// no range check. Steps above it would be cut to the far tier's width: a
+/// wrong value, never a wrong stream.
+#[inline(always)]
+pub(crate) fn write_quantized_steps<W: BitWrite>(
+    writer: &mut W,
+    steps: u64,
+    baseline: Option<u64>,
+    max_steps: u64,
+) -> Result<(), Error> {
     let bits = bit_length_u128(u128::from(max_steps));
     // The difference in i64: below 2^62 steps (every quantized float has at
     // most 2^53) a subtraction, cheaper than i128 (a constant test for a
@@ -248,7 +262,7 @@ pub fn write_relative_steps<W: BitWrite>(
             (0, 1, (difference - NEAR_MIN) as u64, NEAR_BITS)
         }
         Some(difference) if (-half..half).contains(&difference) => (0b01, 2, (difference + half) as u64, mid),
-        _ => (0b11, 2, steps, bits),
+        _ => (0b11, 2, steps & low_mask(bits), bits),
     };
     // One reservation and one push for prefix and payload (at most 2 + 64
     // bits: split only past 64): all of it is written, or none.
@@ -510,6 +524,32 @@ mod tests {
         let mut reader = BitReader::new(&[0b11]);
         assert!(read_relative_steps(&mut reader, 0, 204_800).is_err());
         assert_eq!(reader.bits_read(), 0);
+    }
+
+    #[test]
+    fn quantized_steps_write_what_the_checked_write_does_and_never_spill() {
+        // In range: the same bits as `write_relative_steps`, every tier.
+        for (steps, baseline) in [(20, Some(21)), (30, Some(2)), (40, None), (0, Some(40))] {
+            let (mut checked, mut unchecked) = ([0u8; 4], [0u8; 4]);
+            let mut writer = BitWriter::new(&mut checked);
+            write_relative_steps(&mut writer, steps, baseline, 40).unwrap();
+            let bits = writer.bits_written();
+            let mut other = BitWriter::new(&mut unchecked);
+            write_quantized_steps(&mut other, steps, baseline, 40).unwrap();
+            assert_eq!(other.bits_written(), bits);
+            let (_, _) = (writer.finish(), other.finish());
+            assert_eq!(checked, unchecked);
+        }
+        // Above the maximum (a bug upstream): cut to the far tier's width,
+        // so the bits after it stay where they belong.
+        let mut buf = [0u8; 4];
+        let mut writer = BitWriter::new(&mut buf);
+        write_quantized_steps(&mut writer, 0xFF_FFFF, None, 40).unwrap();
+        writer.write_bits(0b101, 3).unwrap();
+        writer.finish().unwrap();
+        let mut reader = BitReader::new(&buf);
+        let _ = reader.read_bits(2 + 6).unwrap();
+        assert_eq!(reader.read_bits(3).unwrap(), 0b101);
     }
 
     #[test]

@@ -349,8 +349,8 @@ macro_rules! relative_float {
     ($module:ident, $float:ident, $quantizer:ident, $int:ident, $write:literal, $read:literal) => {
         #[doc = concat!("`#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `", stringify!($float), "`.")]
         pub mod $module {
+            use crate::change::relative::write_quantized_steps;
             use crate::change::relative::{StepsBaseline, read_steps};
-            use crate::change::write_relative_steps;
             use crate::error::{Error, ErrorKind};
             use crate::quantize::$quantizer;
             use crate::read::BitRead;
@@ -444,12 +444,21 @@ macro_rules! relative_float {
             ) -> Option<u64> {
                 let quantizer = $quantizer::new(min, max, res)?;
                 match steps {
+                    // Steps from the baseline's print, which holds what
+                    // the sender quantized (at most the maximum): where
+                    // every step reads back to itself, agreed as they are,
+                    // with no range check (a constant test for a derived
+                    // declaration).
+                    Some(steps) if quantizer.resolves_every_step() => {
+                        <$int>::try_from(steps).ok().map(u64::from)
+                    }
                     Some(steps) => agreed_of(&quantizer, steps.try_into().ok()?),
                     None => agreed_steps(&quantizer, baseline),
                 }
             }
 
-            /// [`write`] of a value quantized already: its `steps` against the
+            /// [`write`] of a value quantized already: its `steps` (at most the
+            /// declaration's maximum: not checked again) against the
             /// baseline's agreed steps `base` (see [`agreed`]).
             #[inline(always)]
             pub fn write_steps<W: BitWrite>(
@@ -462,7 +471,7 @@ macro_rules! relative_float {
             ) -> Result<(), Error> {
                 let invalid = Error::new(ErrorKind::InvalidDeclaration, writer.bits_written());
                 let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
-                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+                write_quantized_steps(writer, steps, base, u64::from(quantizer.max_integer()))
             }
 
             /// [`write_predicted`] of a value quantized already, as
@@ -481,7 +490,7 @@ macro_rules! relative_float {
                 let quantizer = $quantizer::new(min, max, res).ok_or(invalid)?;
                 let rate_quantizer = $quantizer::new(rate_min, rate_max, rate_res).ok_or(invalid)?;
                 let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
-                write_relative_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+                write_quantized_steps(writer, steps, base, u64::from(quantizer.max_integer()))
             }
 
             /// `#[bitpack(relative(rate = field, dt = D))]`: [`write`], coded against

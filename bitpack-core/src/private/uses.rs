@@ -1638,6 +1638,18 @@ impl p::ChangeGroups for Zone {
             )?;
             p::Ok(())
         }
+
+        fn record_state(&self, state: &mut Self) -> bool {
+            // Whichever answers: every field here is `Clone`.
+            #[allow(unused_imports)]
+            use p::keyed::{NotClone as _, ViaClone as _};
+            p::keyed::map::record(&self.map, &mut state.map);
+            match (&&p::keyed::CloneProbe::<p::Vec<Entry>>::new()).clone_from_fn() {
+                p::Some(clone_from) => clone_from(&mut state.sorted, &self.sorted),
+                p::None => return false,
+            }
+            true
+        }
     }
 }
 
@@ -1683,6 +1695,20 @@ fn keyed_collections_replicate_through_a_sender() {
 
     // Through a sender with a packet too small for the whole zone: the
     // budget holds entries back, and the client converges.
+    // A state recorded into an old one's storage is the world.
+    let mut state = before.clone();
+    assert!(after.record_state(&mut state));
+    assert_eq!(state, after);
+    // The probe a derived `record_state` asks about each field's type.
+    // (The same `&&` for both: it is what lets the `Clone` answer win.)
+    #[allow(clippy::needless_borrow)]
+    {
+        use p::keyed::{NotClone as _, ViaClone as _};
+        struct Unclonable;
+        assert!((&&p::keyed::CloneProbe::<u8>::new()).clone_from_fn().is_some());
+        assert!((&&p::keyed::CloneProbe::<Unclonable>::new()).clone_from_fn().is_none());
+    }
+
     let mut sender: Sender<Zone> = Sender::new();
     let mut receiver: Receiver<Zone> = Receiver::new();
     let mut packet = [0u8; 64];

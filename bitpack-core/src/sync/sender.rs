@@ -43,9 +43,12 @@ struct Sent<W> {
 /// against the newest state the client acknowledged (or whole, when the
 /// sender keeps none), and never longer than the buffer.
 ///
-/// It keeps the last `N` states it sent (what the client holds after each
-/// packet), `N` world copies in all; acknowledgements older than that are
-/// ignored.
+/// It keeps the states it sent in the last `N` packets (what the client
+/// holds after each), at most `N` world copies; acknowledgements older than
+/// that are ignored. A state older than the newest acknowledged one can no
+/// longer be a baseline: its storage records the next packet's state
+/// ([`ChangeGroups::record_state`], cheaper than a clone and a drop), and
+/// [`Sender::sent`] no longer answers for it.
 pub struct Sender<W, const N: usize = 32> {
     sent: [Option<Sent<W>>; N],
     next: u16,
@@ -98,7 +101,9 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         self.newest_acked().and_then(|index| self.sent[index].as_ref()).map(|sent| sent.sequence)
     }
 
-    /// What the client holds after decoding packet `sequence`, while kept.
+    /// What the client holds after decoding packet `sequence`, while kept:
+    /// one of the last `N` packets, not older than the newest acknowledged
+    /// one (whose storage the next packet's state reuses).
     pub fn sent(&self, sequence: u16) -> Option<&W> {
         match &self.sent[slot::<N>(sequence)] {
             Some(sent) if sent.sequence == sequence => Some(&sent.state),
@@ -151,21 +156,42 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
     ) -> Result<usize, Error> {
         let sequence = self.next;
         let baseline_slot = self.newest_acked().filter(|&index| self.sent[index].is_some());
+        // The storage the new state is recorded into (see `spare`).
+        let spare_slot = self.spare(baseline_slot);
+        let (mut spare, spare_prints) = match spare_slot.and_then(|index| self.sent[index].take()) {
+            Some(Sent { sequence, state, acked, prints }) => (Some(state), Some((sequence, acked, prints))),
+            None => (None, None),
+        };
         // The baseline's prints go to the budget for the packet, and back.
         match baseline_slot.and_then(|index| self.sent[index].as_mut()) {
             Some(sent) => core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints),
             None => self.budget.baseline_prints.clear(),
         }
-        let written = self.write_packet(sequence, baseline_slot, world, buf, &mut priority);
+        let written = self.write_packet(sequence, baseline_slot, world, buf, &mut spare, &mut priority);
         if let Some(sent) = baseline_slot.and_then(|index| self.sent[index].as_mut()) {
             core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints);
         }
-        let (used, state, whole) = written?;
+        let (used, state, whole) = match written {
+            Ok(written) => written,
+            Err(error) => {
+                // Put back a spare not yet written into (one written into is
+                // gone: a state older than the baseline, or the one this
+                // packet's slot drops anyway).
+                if let (Some(index), Some(state), Some((sequence, acked, prints))) =
+                    (spare_slot, spare, spare_prints)
+                {
+                    self.sent[index] = Some(Sent { sequence, state, acked, prints });
+                }
+                return Err(error);
+            }
+        };
         seal(&mut buf[..used], W::SCHEMA);
-        // Reuse the slot's buffers for the new prints; a packet that held
-        // entries back keeps none (its state is not the world written).
+        // Reuse the spare's (or the slot's) buffers for the new prints; a
+        // packet that held entries back keeps none (its state is not the
+        // world written).
         let slot = &mut self.sent[slot::<N>(sequence)];
-        let mut prints = slot.take().map(|old| old.prints).unwrap_or_default();
+        let old = slot.take().map(|old| old.prints);
+        let mut prints = spare_prints.map(|(_, _, prints)| prints).or(old).unwrap_or_default();
         if whole {
             core::mem::swap(&mut prints, &mut self.budget.prints);
         } else {
@@ -184,6 +210,7 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         baseline_slot: Option<usize>,
         world: &W,
         buf: &mut [u8],
+        spare: &mut Option<W>,
         priority: &mut impl FnMut(&W, Entry) -> f32,
     ) -> Result<(usize, W, bool), Error> {
         let baseline = baseline_slot.and_then(|index| self.sent[index].as_ref());
@@ -202,13 +229,30 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
             write_packet(&header, world, baseline, &mut writer, budget).and_then(|()| writer.finish())
         };
         match attempt {
-            Ok(used) => Ok((used, world.clone(), true)),
+            Ok(used) => Ok((used, record(world, spare), true)),
             Err(error) if error.kind() == ErrorKind::BufferFull => {
-                let (used, state) = write_budgeted(&header, world, baseline, buf, budget, priority)?;
+                let (used, state) = write_budgeted(&header, world, baseline, buf, budget, spare, priority)?;
                 Ok((used, state, false))
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// The slot of the state whose storage the next packet's state reuses
+    /// (see [`ChangeGroups::record_state`]): the newest one kept that is
+    /// older than the baseline, which is never a baseline again (the
+    /// baseline only moves forward), else the one the new packet's slot
+    /// would drop. A state a tick or two old is nearly the world, so
+    /// bringing it up to date costs less than a clone and the old state's
+    /// drop.
+    fn spare(&self, baseline_slot: Option<usize>) -> Option<usize> {
+        let age = |index: usize| self.sent[index].as_ref().map(|sent| self.next.wrapping_sub(sent.sequence));
+        let dead = baseline_slot.and_then(age).and_then(|baseline_age| {
+            (0..N).filter_map(|index| Some((age(index).filter(|&age| age > baseline_age)?, index))).min()
+        });
+        let evicted = slot::<N>(self.next);
+        dead.map(|(_, index)| index)
+            .or((Some(evicted) != baseline_slot && self.sent[evicted].is_some()).then_some(evicted))
     }
 
     /// The slot of the newest acknowledged state kept.
@@ -226,6 +270,20 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
 /// The ring slot of `sequence`.
 fn slot<const N: usize>(sequence: u16) -> usize {
     usize::from(sequence) % N
+}
+
+/// A copy of `world`, recorded into `spare`'s storage when there is one
+/// (`clone_from` where the type does not record).
+fn record<W: ChangeGroups + Clone>(world: &W, spare: &mut Option<W>) -> W {
+    match spare.take() {
+        Some(mut state) => {
+            if !world.record_state(&mut state) {
+                state.clone_from(world);
+            }
+            state
+        }
+        None => world.clone(),
+    }
 }
 
 /// The header, then the world whole or as a delta, through `budget`.
@@ -252,6 +310,7 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     baseline: Option<&W>,
     buf: &mut [u8],
     budget: &mut Budget,
+    spare: &mut Option<W>,
     priority: &mut impl FnMut(&W, Entry) -> f32,
 ) -> Result<(usize, W), Error> {
     budget.begin(Pass::Measure);
@@ -287,7 +346,7 @@ fn write_budgeted<W: ChangeGroups + Clone>(
         }
     };
     budget.begin(Pass::State);
-    let mut state = world.clone();
+    let mut state = record(world, spare);
     world.sent_state(&mut state, baseline, budget)?;
     budget.check_complete()?;
     budget.remember_waiting();

@@ -73,7 +73,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let tracker_span = nested_types.first().map_or_else(Span::call_site, |ty| ty.span());
     let tracker = respan(&quote!(type Tracker = #p::GroupTracker<#records, #nested_trackers>;), tracker_span);
     let checks = code.relative_checks();
-    let within = code.within(fields);
+    let within = code.within(fields, plan.input.generics.type_params().next().is_none());
     let cached = code.cached();
     let write_changes = atomic::write(names, quote!(#(#tracker_writes)* #p::Ok(())));
     let decode_changes = atomic::read(names, quote!(#(#decodes)* #p::Ok((#(#locals,)*))));

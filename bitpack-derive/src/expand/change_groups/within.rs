@@ -43,8 +43,9 @@ impl Code<'_, '_> {
             .any(|item| matches!(item, ChangeItem::Nested { field, .. } if *field == position))
     }
 
-    /// The three methods, or nothing for a type that holds no keyed collection.
-    pub(super) fn within(&self, fields: &Fields<'_>) -> TokenStream {
+    /// The three methods (four with `record_state`: see [`Code::record`]),
+    /// or nothing for a type that holds no keyed collection.
+    pub(super) fn within(&self, fields: &Fields<'_>, concrete: bool) -> TokenStream {
         if !self.holds_keyed() {
             return TokenStream::new();
         }
@@ -62,6 +63,7 @@ impl Code<'_, '_> {
         let state = &names.state;
         let write_whole = atomic::write(names, quote!(#(#whole)* #p::Ok(())));
         let write_delta = atomic::write(names, quote!(#(#deltas)* #p::Ok(())));
+        let record = if concrete { self.record() } else { TokenStream::new() };
         quote! {
             #p::if_alloc! {
                 #[inline]
@@ -93,6 +95,64 @@ impl Code<'_, '_> {
                     #(#states)*
                     #p::Ok(())
                 }
+
+                #record
+            }
+        }
+    }
+
+    /// `record_state` for a type that holds keyed maps or nested types
+    /// (which may): each map brought up to date in place (its nodes
+    /// reused), each nested type by its own `record_state`, every other
+    /// field `clone_from` when its type is `Clone` (asked by autoref, see
+    /// `keyed::CloneProbe`; else `false`, and the sender clones). Only for
+    /// a type without type parameters, for which the question has one
+    /// answer; nothing for one that holds only sorted `Vec`s, which the
+    /// sender's `clone_from` serves as well.
+    fn record(&self) -> TokenStream {
+        let holds_map = (0..self.fields.len()).any(|position| {
+            self.is_nested(position)
+                || self.keyed(position).is_some_and(|keyed| matches!(keyed.form, Form::Map { .. }))
+        });
+        if !holds_map {
+            return TokenStream::new();
+        }
+        let (p, state) = (&self.names.runtime, &self.names.state);
+        let clone_from = |position: usize| {
+            let (member, ty) = (self.member(position), self.ty(position));
+            quote! {
+                match (&&#p::keyed::CloneProbe::<#ty>::new()).clone_from_fn() {
+                    #p::Some(__clone_from) => __clone_from(&mut #state.#member, &self.#member),
+                    #p::None => return false,
+                }
+            }
+        };
+        let fields = (0..self.fields.len()).map(|position| {
+            let member = self.member(position);
+            match self.keyed(position).map(|keyed| &keyed.form) {
+                Some(Form::Map { .. }) => quote!(#p::keyed::map::record(&self.#member, &mut #state.#member);),
+                None if self.is_nested(position) => {
+                    let nested = self.nested(self.ty(position));
+                    let fallback = clone_from(position);
+                    quote! {
+                        if !#nested::record_state(&self.#member, &mut #state.#member) {
+                            #fallback
+                        }
+                    }
+                }
+                _ => clone_from(position),
+            }
+        });
+        quote! {
+            #[inline]
+            #[allow(clippy::needless_borrow)]
+            fn record_state(&self, #state: &mut Self) -> bool {
+                // The answer for each field's type (see `CloneProbe`): one of
+                // the two goes unused.
+                #[allow(unused_imports)]
+                use #p::keyed::{NotClone as _, ViaClone as _};
+                #(#fields)*
+                true
             }
         }
     }
