@@ -10,6 +10,9 @@
 //! - [`ascii_str`]: short strings read as text skip the UTF-8 validation
 //!   when their bytes are all ASCII (about 95 instructions a short string
 //!   in `from_utf8`, a few words' test here).
+//! - [`extend_bools`]: a derived `Vec<bool>` read eight bools to a store
+//!   into the room reserved for them (the bit-test loop the compiler makes
+//!   of a safe `extend` costs five instructions a bool).
 
 /// A writer's buffer with the ends of its 8- and 4-byte stores.
 #[derive(Debug, Default)]
@@ -96,6 +99,55 @@ fn is_ascii(bytes: &[u8]) -> bool {
     any & HIGH == 0
 }
 
+/// Eight bits (the first in the low bit) as eight bytes of 0 or 1, the
+/// first in the low byte.
+#[inline(always)]
+fn spread_bits(bits: u64) -> u64 {
+    // The byte copied into every byte, bit `j` kept in byte `j`; adding
+    // 0x7F sets a byte's top bit iff its bit was set (no byte carries
+    // into the next: 0x7F + 0x80 is 0xFF), which the shift brings down.
+    let picked = (bits & 0xFF).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    ((picked + 0x7F7F_7F7F_7F7F_7F7F) >> 7) & 0x0101_0101_0101_0101
+}
+
+/// Appends `count` (at most 64) bools to `values`, the `i`th bit `i` of
+/// `bits`: eight to an 8-byte store when `values` has room for them (the
+/// last eight overlapping those before when `count` is not a multiple of
+/// eight), else one by one through a safe `extend`.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn extend_bools(values: &mut alloc::vec::Vec<bool>, bits: u64, count: usize) {
+    let (len, count) = (values.len(), count.min(64));
+    let room = values.capacity() - len;
+    let start = values.as_mut_ptr();
+    let put = |at: usize, bits: u64| {
+        // SAFETY: every caller below passes `at` with `at + 8 <= len +
+        // room`, the vector's capacity, so the 8 bytes lie in its
+        // allocation (a `bool` is one byte, any alignment is 1 for an
+        // unaligned write). Each byte written is 0 or 1, a valid `bool`;
+        // bytes below `len` are overwritten only with the values they hold.
+        unsafe { start.add(at).cast::<u64>().write_unaligned(spread_bits(bits).to_le()) }
+    };
+    if count >= 8 && room >= count {
+        let whole = count / 8;
+        for eight in 0..whole {
+            put(len + 8 * eight, bits >> (8 * eight));
+        }
+        if count % 8 != 0 {
+            put(len + count - 8, bits >> (count - 8));
+        }
+    } else if count < 8 && room >= 8 {
+        put(len, bits);
+    } else {
+        values.extend((0..count).map(|index| (bits >> index) & 1 != 0));
+        return;
+    }
+    // SAFETY: the stores above wrote bytes `len..len + count` (whole
+    // eights then the last eight, or one eight from `len`), all within the
+    // capacity, each 0 or 1.
+    unsafe { values.set_len(len + count) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +174,29 @@ mod tests {
                     bytes.copy_from_slice(&(word as u32).to_le_bytes());
                 }
                 assert_eq!(stored, copied, "u32, {len} bytes at {at}");
+            }
+        }
+    }
+
+    /// Every count 0 to 64 of every pattern, into vectors with 0 to 12
+    /// bools already and room for none, some or all of them: the bools
+    /// pushed one by one.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn bools_extend_as_pushed_one_by_one() {
+        use alloc::vec::Vec;
+        for pattern in [0u64, u64::MAX, 0x5555_5555_5555_5555, 0x0123_4567_89AB_CDEF, 0x8000_0000_0000_0081] {
+            for before in [0, 1, 7, 12] {
+                for count in 0..=64usize {
+                    for extra in [0, 1, 7, 8, 70] {
+                        let mut values: Vec<bool> = Vec::with_capacity(before + count.saturating_sub(8) + extra);
+                        values.extend((0..before).map(|index| index % 3 == 0));
+                        let mut expected = values.clone();
+                        expected.extend((0..count).map(|index| (pattern >> index) & 1 != 0));
+                        extend_bools(&mut values, pattern, count);
+                        assert_eq!(values, expected, "{pattern:#x} {before} {count} {extra}");
+                    }
+                }
             }
         }
     }

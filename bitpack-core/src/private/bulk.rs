@@ -391,9 +391,7 @@ pub fn read_bools<R: BitRead, C: From<Vec<bool>>>(reader: &mut R, max_len: usize
     reader.rolled_back(|reader| {
         let len = read_claimed_len::<bool>(reader, max_len, 1)?;
         let mut values = Vec::with_capacity(len);
-        take_bools(reader, len, |count, word| {
-            values.extend((0..count).map(|index| (word >> index) & 1 != 0))
-        })?;
+        take_bools(reader, len, |count, word| crate::unchecked::extend_bools(&mut values, word, count))?;
         Ok(C::from(values))
     })
 }
