@@ -13,6 +13,8 @@
 //! - [`extend_bools`]: a derived `Vec<bool>` read eight bools to a store
 //!   into the room reserved for them (the bit-test loop the compiler makes
 //!   of a safe `extend` costs five instructions a bool).
+//! - [`read_into`]: a `Vec`'s elements written into the room reserved for
+//!   them, without `push`'s capacity check per element.
 
 /// A writer's buffer with the ends of its 8- and 4-byte stores.
 #[derive(Debug, Default)]
@@ -97,6 +99,40 @@ fn is_ascii(bytes: &[u8]) -> bool {
         })
     };
     any & HIGH == 0
+}
+
+/// Appends `len` elements made by `read` to `elements`, which has room
+/// for them (else they are pushed): each written into the reserved room,
+/// with no capacity check. Stops at the first `Err`, the elements before
+/// it kept (and so dropped with `elements`).
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn read_into<T, E>(
+    elements: &mut alloc::vec::Vec<T>,
+    len: usize,
+    mut read: impl FnMut() -> Result<T, E>,
+) -> Result<(), E> {
+    let start = elements.len();
+    if elements.capacity() - start < len {
+        for _ in 0..len {
+            elements.push(read()?);
+        }
+        return Ok(());
+    }
+    let slots = elements.as_mut_ptr();
+    for index in start..start + len {
+        let element = read()?;
+        // SAFETY: `index < start + len <= capacity` (checked above; `read`
+        // cannot reach `elements`, borrowed here), so the slot lies in the
+        // allocation, past the initialised elements: written once, then
+        // counted, so an `Err` or a panic in a later `read` leaves a
+        // vector of initialised elements only.
+        unsafe {
+            slots.add(index).write(element);
+            elements.set_len(index + 1);
+        }
+    }
+    Ok(())
 }
 
 /// Eight bits (the first in the low bit) as eight bytes of 0 or 1, the
@@ -195,6 +231,40 @@ mod tests {
                         expected.extend((0..count).map(|index| (pattern >> index) & 1 != 0));
                         extend_bools(&mut values, pattern, count);
                         assert_eq!(values, expected, "{pattern:#x} {before} {count} {extra}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strings (which own memory, so Miri sees a leak or a double drop)
+    /// read into vectors with room for all, some or none of them, failing
+    /// at each element or not at all: the elements pushed one by one, up
+    /// to the failure, and the same result.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn elements_read_into_room_as_pushed_one_by_one() {
+        use alloc::string::{String, ToString};
+        use alloc::vec::Vec;
+        for before in [0, 2] {
+            for len in 0..6 {
+                for room in [0, len / 2, len, len + 3] {
+                    for fail_at in 0..=len {
+                        // The `index`th element, refused at `fail_at`.
+                        let read = |index: &mut usize| {
+                            *index += 1;
+                            if *index - 1 == fail_at { Err(fail_at) } else { Ok(index.to_string()) }
+                        };
+                        let mut values: Vec<String> = Vec::with_capacity(before + room);
+                        values.extend((0..before).map(|index| index.to_string()));
+                        let mut expected = values.clone();
+                        let (mut next, mut pushed) = (0, 0);
+                        let result = read_into(&mut values, len, || read(&mut next));
+                        let expected_result = (0..len).try_for_each(|_| {
+                            expected.push(read(&mut pushed)?);
+                            Ok(())
+                        });
+                        assert_eq!((result, values), (expected_result, expected), "{before} {len} {room} {fail_at}");
                     }
                 }
             }
