@@ -13,6 +13,9 @@
 //! - [`extend_bools`]: a derived `Vec<bool>` read eight bools to a store
 //!   into the room reserved for them (the bit-test loop the compiler makes
 //!   of a safe `extend` costs five instructions a bool).
+//! - [`extend_lanes`]: a derived `Vec<u8>` or `Vec<u16>` read a take's
+//!   lanes to a store, where `extend` stored each after a branch on the
+//!   count.
 //! - [`read_into`]: a `Vec`'s elements written into the room reserved for
 //!   them, without `push`'s capacity check per element.
 
@@ -135,8 +138,31 @@ pub(crate) fn read_into<T, E>(
     Ok(())
 }
 
+/// Appends the first `count` (at most `K`) of `lanes` to `values`: all
+/// `K` in one store into the reserved room when it holds `K` more (those
+/// past `count` left uncounted), else one by one.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn extend_lanes<T: Copy, const K: usize>(values: &mut alloc::vec::Vec<T>, lanes: [T; K], count: usize) {
+    let (len, count) = (values.len(), count.min(K));
+    if values.capacity() - len < K {
+        values.extend(lanes.into_iter().take(count));
+        return;
+    }
+    // SAFETY: `len + K <= capacity` (checked above), so the `K` slots from
+    // `len` lie in the allocation, past the initialised elements; a
+    // `[T; K]` has `T`'s alignment, which the vector's pointer has. The
+    // first `count` of them are then initialised (`T: Copy`: nothing to
+    // drop), and counted.
+    unsafe {
+        values.as_mut_ptr().add(len).cast::<[T; K]>().write(lanes);
+        values.set_len(len + count);
+    }
+}
+
 /// Eight bits (the first in the low bit) as eight bytes of 0 or 1, the
 /// first in the low byte.
+#[cfg(feature = "alloc")]
 #[inline(always)]
 fn spread_bits(bits: u64) -> u64 {
     // The byte copied into every byte, bit `j` kept in byte `j`; adding
@@ -232,6 +258,33 @@ mod tests {
                         extend_bools(&mut values, pattern, count);
                         assert_eq!(values, expected, "{pattern:#x} {before} {count} {extra}");
                     }
+                }
+            }
+        }
+    }
+
+    /// Every count 0 to 9 of eight lanes (`u16`s, and `u8`s), into vectors
+    /// with room for none, some or all of them: the lanes pushed one by one.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn lanes_extend_as_pushed_one_by_one() {
+        use alloc::vec::Vec;
+        let lanes: [u16; 8] = core::array::from_fn(|index| 1000 + index as u16);
+        for before in [0, 3] {
+            for count in 0..=9 {
+                for room in 0..10 {
+                    let mut values: Vec<u16> = Vec::with_capacity(before + room);
+                    values.extend((0..before as u16).map(|index| index * 7));
+                    let mut expected = values.clone();
+                    expected.extend(lanes.iter().take(count));
+                    extend_lanes(&mut values, lanes, count);
+                    assert_eq!(values, expected, "{before} {count} {room}");
+                    let mut bytes: Vec<u8> = Vec::with_capacity(before + room);
+                    bytes.extend((0..before as u8).map(|index| index * 7));
+                    let mut expected: Vec<u8> = bytes.clone();
+                    expected.extend(lanes.iter().take(count).map(|&lane| lane as u8));
+                    extend_lanes(&mut bytes, lanes.map(|lane| lane as u8), count);
+                    assert_eq!(bytes, expected, "bytes {before} {count} {room}");
                 }
             }
         }
