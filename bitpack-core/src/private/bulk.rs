@@ -388,14 +388,26 @@ fn lane<T: Lane>(word: u64, index: usize) -> T {
 ///
 /// Generated code: `#p::read_bools(__reader, MAX_LEN)?`.
 #[cfg(feature = "alloc")]
-#[inline]
+#[inline(always)]
 pub fn read_bools<R: BitRead, C: From<Vec<bool>>>(reader: &mut R, max_len: usize) -> Result<C, Error> {
-    reader.rolled_back(|reader| {
-        let len = read_claimed_len::<bool>(reader, max_len, 1)?;
-        let mut values = Vec::with_capacity(len);
-        take_bools(reader, len, |count, word| extend_bools(&mut values, word, count))?;
-        Ok(C::from(values))
-    })
+    // Put back by hand: through `rolled_back`'s closure the compiler kept
+    // the read out of line, a call and its `Result` through memory.
+    let start = reader.checkpoint();
+    let result = bools_body(reader, max_len);
+    if result.is_err() {
+        reader.rewind(start);
+    }
+    result
+}
+
+/// [`read_bools`] but for putting the reader back on `Err`.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn bools_body<R: BitRead, C: From<Vec<bool>>>(reader: &mut R, max_len: usize) -> Result<C, Error> {
+    let len = read_claimed_len::<bool>(reader, max_len, 1)?;
+    let mut values = Vec::with_capacity(len);
+    take_bools(reader, len, |count, word| extend_bools(&mut values, word, count))?;
+    Ok(C::from(values))
 }
 
 /// Reads what [`write_bool_array`] wrote: one take per 56 bools once they
