@@ -143,7 +143,11 @@ pub(crate) fn read_into<T, E>(
 /// past `count` left uncounted), else one by one.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-pub(crate) fn extend_lanes<T: Copy, const K: usize>(values: &mut alloc::vec::Vec<T>, lanes: [T; K], count: usize) {
+pub(crate) fn extend_lanes<T: Copy, const K: usize>(
+    values: &mut alloc::vec::Vec<T>,
+    lanes: [T; K],
+    count: usize,
+) {
     let (len, count) = (values.len(), count.min(K));
     if values.capacity() - len < K {
         values.extend(lanes.into_iter().take(count));
@@ -251,7 +255,8 @@ mod tests {
             for before in [0, 1, 7, 12] {
                 for count in 0..=64usize {
                     for extra in [0, 1, 7, 8, 70] {
-                        let mut values: Vec<bool> = Vec::with_capacity(before + count.saturating_sub(8) + extra);
+                        let mut values: Vec<bool> =
+                            Vec::with_capacity(before + count.saturating_sub(8) + extra);
                         values.extend((0..before).map(|index| index % 3 == 0));
                         let mut expected = values.clone();
                         expected.extend((0..count).map(|index| (pattern >> index) & 1 != 0));
@@ -317,7 +322,11 @@ mod tests {
                             expected.push(read(&mut pushed)?);
                             Ok(())
                         });
-                        assert_eq!((result, values), (expected_result, expected), "{before} {len} {room} {fail_at}");
+                        assert_eq!(
+                            (result, values),
+                            (expected_result, expected),
+                            "{before} {len} {room} {fail_at}"
+                        );
                     }
                 }
             }
