@@ -112,10 +112,7 @@ pub trait BitPack: Sized {
         len: usize,
         items: &mut alloc::vec::Vec<Self>,
     ) -> Result<(), Error> {
-        for _ in 0..len {
-            items.push(Self::read_from(reader)?);
-        }
-        Ok(())
+        crate::unchecked::read_into(items, len, || Self::read_from(reader))
     }
 
     /// Reads a value into a `Box`, as `Box<Self>::read_from` does: claims

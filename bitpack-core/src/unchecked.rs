@@ -10,6 +10,14 @@
 //! - [`ascii_str`]: short strings read as text skip the UTF-8 validation
 //!   when their bytes are all ASCII (about 95 instructions a short string
 //!   in `from_utf8`, a few words' test here).
+//! - [`extend_bools`]: a derived `Vec<bool>` read eight bools to a store
+//!   into the room reserved for them (the bit-test loop the compiler makes
+//!   of a safe `extend` costs five instructions a bool).
+//! - [`extend_lanes`]: a derived `Vec<u8>` or `Vec<u16>` read a take's
+//!   lanes to a store, where `extend` stored each after a branch on the
+//!   count.
+//! - [`read_into`]: a `Vec`'s elements written into the room reserved for
+//!   them, without `push`'s capacity check per element.
 
 /// A writer's buffer with the ends of its 8- and 4-byte stores.
 #[derive(Debug, Default)]
@@ -96,6 +104,116 @@ fn is_ascii(bytes: &[u8]) -> bool {
     any & HIGH == 0
 }
 
+/// Appends `len` elements made by `read` to `elements`, which has room
+/// for them (else they are pushed): each written into the reserved room,
+/// with no capacity check. Stops at the first `Err`, the elements before
+/// it kept (and so dropped with `elements`).
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn read_into<T, E>(
+    elements: &mut alloc::vec::Vec<T>,
+    len: usize,
+    mut read: impl FnMut() -> Result<T, E>,
+) -> Result<(), E> {
+    let start = elements.len();
+    if elements.capacity() - start < len {
+        for _ in 0..len {
+            elements.push(read()?);
+        }
+        return Ok(());
+    }
+    let slots = elements.as_mut_ptr();
+    for index in start..start + len {
+        let element = read()?;
+        // SAFETY: `index < start + len <= capacity` (checked above; `read`
+        // cannot reach `elements`, borrowed here), so the slot lies in the
+        // allocation, past the initialised elements: written once, then
+        // counted, so an `Err` or a panic in a later `read` leaves a
+        // vector of initialised elements only.
+        unsafe {
+            slots.add(index).write(element);
+            elements.set_len(index + 1);
+        }
+    }
+    Ok(())
+}
+
+/// Appends the first `count` (at most `K`) of `lanes` to `values`: all
+/// `K` in one store into the reserved room when it holds `K` more (those
+/// past `count` left uncounted), else one by one.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn extend_lanes<T: Copy, const K: usize>(
+    values: &mut alloc::vec::Vec<T>,
+    lanes: [T; K],
+    count: usize,
+) {
+    let (len, count) = (values.len(), count.min(K));
+    if values.capacity() - len < K {
+        values.extend(lanes.into_iter().take(count));
+        return;
+    }
+    // SAFETY: `len + K <= capacity` (checked above), so the `K` slots from
+    // `len` lie in the allocation, past the initialised elements; a
+    // `[T; K]` has `T`'s alignment, which the vector's pointer has. The
+    // first `count` of them are then initialised (`T: Copy`: nothing to
+    // drop), and counted.
+    unsafe {
+        values.as_mut_ptr().add(len).cast::<[T; K]>().write(lanes);
+        values.set_len(len + count);
+    }
+}
+
+/// Eight bits (the first in the low bit) as eight bytes of 0 or 1, the
+/// first in the low byte.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn spread_bits(bits: u64) -> u64 {
+    // The byte copied into every byte, bit `j` kept in byte `j`; adding
+    // 0x7F sets a byte's top bit iff its bit was set (no byte carries
+    // into the next: 0x7F + 0x80 is 0xFF), which the shift brings down.
+    let picked = (bits & 0xFF).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    ((picked + 0x7F7F_7F7F_7F7F_7F7F) >> 7) & 0x0101_0101_0101_0101
+}
+
+/// Appends `count` (at most 64) bools to `values`, the `i`th bit `i` of
+/// `bits`: eight to an 8-byte store when `values` has room for them (the
+/// last eight overlapping those before when `count` is not a multiple of
+/// eight), else one by one through a safe `extend`.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn extend_bools(values: &mut alloc::vec::Vec<bool>, bits: u64, count: usize) {
+    let (len, count) = (values.len(), count.min(64));
+    let room = values.capacity() - len;
+    let start = values.as_mut_ptr();
+    let put = |at: usize, bits: u64| {
+        // SAFETY: every caller below passes `at` with `at + 8 <= len +
+        // room`, the vector's capacity, so the 8 bytes lie in its
+        // allocation (a `bool` is one byte, any alignment is 1 for an
+        // unaligned write). Each byte written is 0 or 1, a valid `bool`;
+        // bytes below `len` are overwritten only with the values they hold.
+        unsafe { start.add(at).cast::<u64>().write_unaligned(spread_bits(bits).to_le()) }
+    };
+    if count >= 8 && room >= count {
+        let whole = count / 8;
+        for eight in 0..whole {
+            put(len + 8 * eight, bits >> (8 * eight));
+        }
+        if count % 8 != 0 {
+            put(len + count - 8, bits >> (count - 8));
+        }
+    } else if count < 8 && room >= 8 {
+        put(len, bits);
+    } else {
+        values.extend((0..count).map(|index| (bits >> index) & 1 != 0));
+        return;
+    }
+    // SAFETY: the stores above wrote bytes `len..len + count` (whole
+    // eights then the last eight, or one eight from `len`), all within the
+    // capacity, each 0 or 1.
+    unsafe { values.set_len(len + count) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +240,95 @@ mod tests {
                     bytes.copy_from_slice(&(word as u32).to_le_bytes());
                 }
                 assert_eq!(stored, copied, "u32, {len} bytes at {at}");
+            }
+        }
+    }
+
+    /// Every count 0 to 64 of every pattern, into vectors with 0 to 12
+    /// bools already and room for none, some or all of them: the bools
+    /// pushed one by one.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn bools_extend_as_pushed_one_by_one() {
+        use alloc::vec::Vec;
+        for pattern in [0u64, u64::MAX, 0x5555_5555_5555_5555, 0x0123_4567_89AB_CDEF, 0x8000_0000_0000_0081] {
+            for before in [0, 1, 7, 12] {
+                for count in 0..=64usize {
+                    for extra in [0, 1, 7, 8, 70] {
+                        let mut values: Vec<bool> =
+                            Vec::with_capacity(before + count.saturating_sub(8) + extra);
+                        values.extend((0..before).map(|index| index % 3 == 0));
+                        let mut expected = values.clone();
+                        expected.extend((0..count).map(|index| (pattern >> index) & 1 != 0));
+                        extend_bools(&mut values, pattern, count);
+                        assert_eq!(values, expected, "{pattern:#x} {before} {count} {extra}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every count 0 to 9 of eight lanes (`u16`s, and `u8`s), into vectors
+    /// with room for none, some or all of them: the lanes pushed one by one.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn lanes_extend_as_pushed_one_by_one() {
+        use alloc::vec::Vec;
+        let lanes: [u16; 8] = core::array::from_fn(|index| 1000 + index as u16);
+        for before in [0, 3] {
+            for count in 0..=9 {
+                for room in 0..10 {
+                    let mut values: Vec<u16> = Vec::with_capacity(before + room);
+                    values.extend((0..before as u16).map(|index| index * 7));
+                    let mut expected = values.clone();
+                    expected.extend(lanes.iter().take(count));
+                    extend_lanes(&mut values, lanes, count);
+                    assert_eq!(values, expected, "{before} {count} {room}");
+                    let mut bytes: Vec<u8> = Vec::with_capacity(before + room);
+                    bytes.extend((0..before as u8).map(|index| index * 7));
+                    let mut expected: Vec<u8> = bytes.clone();
+                    expected.extend(lanes.iter().take(count).map(|&lane| lane as u8));
+                    extend_lanes(&mut bytes, lanes.map(|lane| lane as u8), count);
+                    assert_eq!(bytes, expected, "bytes {before} {count} {room}");
+                }
+            }
+        }
+    }
+
+    /// Strings (which own memory, so Miri sees a leak or a double drop)
+    /// read into vectors with room for all, some or none of them, failing
+    /// at each element or not at all: the elements pushed one by one, up
+    /// to the failure, and the same result.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn elements_read_into_room_as_pushed_one_by_one() {
+        use alloc::string::{String, ToString};
+        use alloc::vec::Vec;
+        for before in [0, 2] {
+            for len in 0..6 {
+                for room in [0, len / 2, len, len + 3] {
+                    for fail_at in 0..=len {
+                        // The `index`th element, refused at `fail_at`.
+                        let read = |index: &mut usize| {
+                            *index += 1;
+                            if *index - 1 == fail_at { Err(fail_at) } else { Ok(index.to_string()) }
+                        };
+                        let mut values: Vec<String> = Vec::with_capacity(before + room);
+                        values.extend((0..before).map(|index| index.to_string()));
+                        let mut expected = values.clone();
+                        let (mut next, mut pushed) = (0, 0);
+                        let result = read_into(&mut values, len, || read(&mut next));
+                        let expected_result = (0..len).try_for_each(|_| {
+                            expected.push(read(&mut pushed)?);
+                            Ok(())
+                        });
+                        assert_eq!(
+                            (result, values),
+                            (expected_result, expected),
+                            "{before} {len} {room} {fail_at}"
+                        );
+                    }
+                }
             }
         }
     }

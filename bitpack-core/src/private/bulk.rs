@@ -21,6 +21,8 @@ use crate::error::Error;
 use crate::pack::BitPack;
 use crate::read::BitRead;
 use crate::source::SourceExt;
+#[cfg(feature = "alloc")]
+use crate::unchecked::{extend_bools, extend_lanes};
 use crate::words::{Pending, short_word, tail_word};
 use crate::write::BitWrite;
 
@@ -386,16 +388,26 @@ fn lane<T: Lane>(word: u64, index: usize) -> T {
 ///
 /// Generated code: `#p::read_bools(__reader, MAX_LEN)?`.
 #[cfg(feature = "alloc")]
-#[inline]
+#[inline(always)]
 pub fn read_bools<R: BitRead, C: From<Vec<bool>>>(reader: &mut R, max_len: usize) -> Result<C, Error> {
-    reader.rolled_back(|reader| {
-        let len = read_claimed_len::<bool>(reader, max_len, 1)?;
-        let mut values = Vec::with_capacity(len);
-        take_bools(reader, len, |count, word| {
-            values.extend((0..count).map(|index| (word >> index) & 1 != 0))
-        })?;
-        Ok(C::from(values))
-    })
+    // Put back by hand: through `rolled_back`'s closure the compiler kept
+    // the read out of line, a call and its `Result` through memory.
+    let start = reader.checkpoint();
+    let result = bools_body(reader, max_len);
+    if result.is_err() {
+        reader.rewind(start);
+    }
+    result
+}
+
+/// [`read_bools`] but for putting the reader back on `Err`.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn bools_body<R: BitRead, C: From<Vec<bool>>>(reader: &mut R, max_len: usize) -> Result<C, Error> {
+    let len = read_claimed_len::<bool>(reader, max_len, 1)?;
+    let mut values = Vec::with_capacity(len);
+    take_bools(reader, len, |count, word| extend_bools(&mut values, word, count))?;
+    Ok(C::from(values))
 }
 
 /// Reads what [`write_bool_array`] wrote: one take per 56 bools once they
@@ -434,8 +446,11 @@ pub fn read_ints<R: BitRead, T: Lane, C: From<Vec<T>>>(reader: &mut R, max_len: 
     reader.rolled_back(|reader| {
         let len = read_claimed_len::<T>(reader, max_len, T::BITS as usize)?;
         let mut values = Vec::with_capacity(len);
-        take_lanes::<R, T>(reader, len, |count, word| {
-            values.extend((0..count).map(|index| lane::<T>(word, index)))
+        take_lanes::<R, T>(reader, len, |count, word| match T::BITS {
+            // A take's lanes in one store (those past `count` uncounted).
+            8 => extend_lanes::<T, 8>(&mut values, core::array::from_fn(|index| lane(word, index)), count),
+            16 => extend_lanes::<T, 4>(&mut values, core::array::from_fn(|index| lane(word, index)), count),
+            _ => values.extend((0..count).map(|index| lane::<T>(word, index))),
         })?;
         Ok(C::from(values))
     })
