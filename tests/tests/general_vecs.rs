@@ -3,9 +3,10 @@
 //! moved into a local for the whole loop. Into buffers of every size and
 //! after any offset, it writes the bits, refuses at the bit, and leaves the
 //! writer where writing each element through the writer itself does; inside
-//! a parent that reserved its room, too.
+//! a parent that reserved its room, too. Read back, whole, cut or corrupted,
+//! it gives what pushing each element gave, and leaves the reader there too.
 
-use bitpack::{BitPack, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use proptest::prelude::*;
 
 #[derive(BitPack, Clone, Debug, PartialEq)]
@@ -116,5 +117,56 @@ proptest! {
             let by_hand = written(size, lead_bits, |writer| element_by_element(writer, &small.elements, 3));
             prop_assert_eq!(through, by_hand);
         }
+    }
+}
+
+/// A read's result (the value, or its error's kind and bit) and the
+/// reader's position after it.
+type Read = (Result<Batch, (ErrorKind, usize)>, usize);
+
+/// `bytes` read after `lead_bits` bits by `read`.
+fn read(bytes: &[u8], lead_bits: u32, read: impl FnOnce(&mut BitReader<'_>) -> Result<Batch, Error>) -> Read {
+    let mut reader = BitReader::new(bytes);
+    let result = match lead_bits {
+        0 => Ok(()),
+        bits => reader.read_bits(bits).map(drop),
+    }
+    .and_then(|()| read(&mut reader))
+    .map_err(|error| (error.kind(), error.bit()));
+    (result, reader.bits_read())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// A derived `Vec` of structs is read into its reserved room without a
+    /// capacity check per element: on whole, cut and corrupted inputs it
+    /// gives the value or the refusal (kind, bit) and leaves the reader
+    /// where pushing each element did.
+    #[test]
+    fn a_vec_of_general_structs_reads_as_each_element_pushed(
+        elements in prop::collection::vec(element(), 0..=10),
+        lead_bits in 0u32..8,
+        cut in 0.0f64..1.1,
+        flips in prop::collection::vec((any::<usize>(), 0u8..8), 0..3),
+    ) {
+        let (_, _, bytes) = written(Batch::MAX_BITS.div_ceil(8) + 8, lead_bits, |writer| {
+            Batch { elements: elements.clone() }.write_to(writer)
+        });
+        let mut bytes = bytes.expect("a roomy buffer takes the batch");
+        let whole = read(&bytes, lead_bits, |reader| Batch::read_from(reader));
+        prop_assert_eq!(&whole.0, &Ok(Batch { elements }));
+        for (at, bit) in flips {
+            let len = bytes.len();
+            bytes[at % len] ^= 1 << bit;
+        }
+        let cut_len = ((bytes.len() as f64) * cut.min(1.0)) as usize;
+        let input = &bytes[..cut_len];
+        let derived = read(input, lead_bits, |reader| Batch::read_from(reader));
+        let pushed = read(input, lead_bits, |reader| {
+            bitpack::__private::read_vec(reader, 64, Element::MIN_BITS, Element::read_from)
+                .map(|elements| Batch { elements })
+        });
+        prop_assert_eq!(derived, pushed);
     }
 }
