@@ -199,6 +199,152 @@ pub fn quantized_lanes(
     steps
 }
 
+/// Per-lane sums of the rows of [`quantized_row`], for one test of their
+/// finiteness after the block (as [`LaneSums`]: a value that is not finite
+/// leaves its lane's sum not finite).
+#[derive(Clone, Copy, Debug)]
+pub struct RowSums {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    sse: core::arch::x86_64::__m128,
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    lanes: [f32; 4],
+}
+
+impl Default for RowSums {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RowSums {
+    /// All zero.
+    #[inline(always)]
+    pub fn new() -> Self {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return RowSums { sse: sse::zero() };
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        RowSums { lanes: [0.0; 4] }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, values: [f32; 4]) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            self.sse = sse::add(self.sse, values);
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        for (sum, value) in self.lanes.iter_mut().zip(values) {
+            *sum += value;
+        }
+    }
+
+    /// Whether every sum is finite (so was every value added).
+    #[inline(always)]
+    pub fn finite(&self) -> bool {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return sse::finite(self.sse);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        self.lanes.iter().fold(true, |all, sum| all & sum.is_finite())
+    }
+}
+
+/// Four `f32` leaves of one element (`values`, each with its own
+/// declaration `(min, max, res)`), quantized as `Quantizer::quantize_lane`
+/// does each: on x86-64 in one SSE chain straight from the element's
+/// fields, which the compiler cannot turn into a gather across elements
+/// (plain lane loops here were vectorised across the block, each lane
+/// loaded on its own). Adds `values` to `sums` (the block is refused unless
+/// they end finite) and clears `valid` if a declaration is refused (the
+/// steps are then not used). Unused lanes: the value `0.0` under
+/// `(0.0, 1.0, 1.0)`.
+#[inline(always)]
+pub fn quantized_row(
+    values: [f32; 4],
+    declarations: [(f32, f32, f32); 4],
+    sums: &mut RowSums,
+    valid: &mut bool,
+) -> [u32; 4] {
+    // Each lane written out (not `array::map`, which was not inlined: the
+    // constants did not fold).
+    let new = |(min, max, res): (f32, f32, f32)| Quantizer::new(min, max, res);
+    let [a, b, c, d] = declarations;
+    let (Some(a), Some(b), Some(c), Some(d)) = (new(a), new(b), new(c), new(d)) else {
+        *valid = false;
+        return [0; 4];
+    };
+    sums.add(values);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let (Some(a), Some(b), Some(c), Some(d)) =
+        (a.row_constants(), b.row_constants(), c.row_constants(), d.row_constants())
+    {
+        return sse::quantized_row(values, [a, b, c, d]);
+    }
+    let [w, x, y, z] = values;
+    [a.quantize_lane(w), b.quantize_lane(x), c.quantize_lane(y), d.quantize_lane(z)]
+}
+
+/// [`quantized_row`] and [`RowSums`] in SSE2. Safe Rust cannot pin the
+/// shape (plain lane loops were vectorised across the block instead), and
+/// calling an intrinsic needs `unsafe` even where its target feature is
+/// in the build's baseline.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[allow(unsafe_code)]
+mod sse {
+    use core::arch::x86_64::*;
+
+    // SAFETY (every block below): the intrinsics need SSE and SSE2, which
+    // this module is compiled only with (`target_feature = "sse2"`, part
+    // of x86-64's baseline); none takes a pointer.
+
+    #[inline(always)]
+    pub(super) fn zero() -> __m128 {
+        unsafe { _mm_setzero_ps() }
+    }
+
+    #[inline(always)]
+    pub(super) fn add(sum: __m128, [a, b, c, d]: [f32; 4]) -> __m128 {
+        unsafe { _mm_add_ps(sum, _mm_set_ps(d, c, b, a)) }
+    }
+
+    /// Whether every lane of `sum` is finite (`x - x` is 0 for a finite
+    /// `x`, NaN otherwise).
+    #[inline(always)]
+    pub(super) fn finite(sum: __m128) -> bool {
+        unsafe {
+            let zero = _mm_sub_ps(sum, sum);
+            _mm_movemask_ps(_mm_cmpord_ps(zero, zero)) == 0b1111
+        }
+    }
+
+    /// `Quantizer::quantize_lane` on four lanes: the same f32 operations in
+    /// the same order (IEEE division, no fused multiply-add), `maxps` and
+    /// `minps` giving what its `max(0.0)` and select give (NaN to 0,
+    /// `scaled` unless not below `top`). `constants`: each lane's
+    /// `Quantizer::row_constants`.
+    #[inline(always)]
+    pub(super) fn quantized_row([a, b, c, d]: [f32; 4], constants: [(f32, f32, f32); 4]) -> [u32; 4] {
+        let [ca, cb, cc, cd] = constants;
+        let lanes =
+            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(cd), part(cc), part(cb), part(ca)) };
+        let (min, delta, top) = (lanes(|c| c.0), lanes(|c| c.1), lanes(|c| c.2));
+        unsafe {
+            let value = _mm_set_ps(d, c, b, a);
+            let normalized = _mm_max_ps(_mm_div_ps(_mm_sub_ps(value, min), delta), _mm_setzero_ps());
+            let scaled = _mm_min_ps(_mm_add_ps(_mm_mul_ps(normalized, top), _mm_set1_ps(0.5)), top);
+            let magic = _mm_set1_ps(crate::quantize::F32_RESOLVED_STEPS as f32);
+            let biased = _mm_add_ps(scaled, magic);
+            let rounded = _mm_sub_epi32(_mm_castps_si128(biased), _mm_castps_si128(magic));
+            // -1 where the rounding went up: the floor is one less.
+            let over = _mm_castps_si128(_mm_cmpgt_ps(_mm_sub_ps(biased, magic), scaled));
+            let steps = _mm_add_epi32(rounded, over);
+            let low = _mm_cvtsi128_si64(steps) as u64;
+            let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(steps, steps)) as u64;
+            [low as u32, (low >> 32) as u32, high as u32, (high >> 32) as u32]
+        }
+    }
+}
+
 /// [`quantized_lanes`] for `f64` fields (`write_compressed_double`).
 #[inline(always)]
 pub fn quantized64_lanes(
@@ -348,6 +494,99 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Values of every class: NaN, both infinities, both zeros, subnormals,
+    /// the declarations' bounds and just past them, far out of range.
+    const SPECIAL: [f32; 12] = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f32::MIN_POSITIVE / 2.0,
+        -f32::MIN_POSITIVE / 2.0,
+        f32::MAX,
+        f32::MIN,
+        1.0e30,
+        -1.0e30,
+        f32::EPSILON,
+    ];
+
+    #[test]
+    fn rows_quantize_as_one_value_at_a_time() {
+        let declarations = DECLARATIONS;
+        for seed in 0..20_000u64 {
+            // Each lane its own declaration, rotating with the seed.
+            let row: [(f32, f32, f32); 4] =
+                core::array::from_fn(|lane| declarations[(seed as usize + lane) % 5]);
+            let mut values: [f32; 4] =
+                core::array::from_fn(|lane| values(seed * 4 + lane as u64, row[lane])[lane]);
+            // Every special value in every lane, between random ones.
+            if seed % 3 == 0 {
+                values[(seed / 3 % 4) as usize] = SPECIAL[(seed / 12 % 12) as usize];
+            }
+            if seed % 7 == 0 {
+                let (min, max, _) = row[(seed / 7 % 4) as usize];
+                let edges = [min, max, min.next_down(), max.next_up(), min.next_up(), max.next_down()];
+                values[(seed / 7 % 4) as usize] = edges[(seed / 28 % 6) as usize];
+            }
+            let (mut sums, mut valid) = (RowSums::new(), true);
+            let steps = quantized_row(values, row, &mut sums, &mut valid);
+            assert!(valid);
+            assert_eq!(sums.finite(), values.iter().all(|value| value.is_finite()));
+            for lane in 0..4 {
+                let (min, max, res) = row[lane];
+                let quantizer = Quantizer::new(min, max, res).unwrap();
+                // Equal to the lane path for every value, and to the scalar
+                // path for every value it takes.
+                assert_eq!(
+                    steps[lane],
+                    quantizer.quantize_lane(values[lane]),
+                    "{} in {:?}",
+                    values[lane],
+                    row[lane]
+                );
+                if values[lane].is_finite() {
+                    assert_eq!(steps[lane], quantizer.quantize(values[lane]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_refuse_declarations_and_sum_every_lane() {
+        let (mut sums, mut valid) = (RowSums::new(), true);
+        let steps = quantized_row(
+            [0.5; 4],
+            [(0.0, 1.0, 0.01), (1.0, 0.0, 0.01), (0.0, 1.0, 0.01), (0.0, 1.0, 0.01)],
+            &mut sums,
+            &mut valid,
+        );
+        assert!(!valid);
+        assert_eq!(steps, [0; 4]);
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for lane in 0..4 {
+                let (mut sums, mut valid) = (RowSums::new(), true);
+                let declarations = [(0.0, 1.0, 0.01); 4];
+                quantized_row([0.5; 4], declarations, &mut sums, &mut valid);
+                let mut values = [0.25; 4];
+                values[lane] = bad;
+                quantized_row(values, declarations, &mut sums, &mut valid);
+                quantized_row([0.75; 4], declarations, &mut sums, &mut valid);
+                assert!(valid && !sums.finite(), "{bad} in lane {lane}");
+            }
+        }
+        // A declaration past 2^23 steps takes the scalar path in its row.
+        let fine = (0.0, 16_777_215.0, 1.0);
+        let (mut sums, mut valid) = (RowSums::new(), true);
+        let values = [12_345_678.5, 0.4, 9.0e6, 16_777_215.0];
+        let steps = quantized_row(values, [fine, (0.0, 1.0, 0.5), fine, fine], &mut sums, &mut valid);
+        let quantizer = Quantizer::new(0.0, 16_777_215.0, 1.0).unwrap();
+        assert_eq!(
+            steps,
+            [quantizer.quantize(values[0]), 1, quantizer.quantize(values[2]), quantizer.quantize(values[3])]
+        );
     }
 
     #[test]
