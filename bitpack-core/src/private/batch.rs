@@ -320,8 +320,8 @@ mod sse {
     /// `Quantizer::quantize_lane` on four lanes: the same f32 operations in
     /// the same order (IEEE division, no fused multiply-add), `maxps` and
     /// `minps` giving what its `max(0.0)` and select give (NaN to 0,
-    /// `scaled` unless not below `top`). `constants`: each lane's
-    /// `Quantizer::row_constants`.
+    /// `scaled` unless not below `top`), then the same floor. `constants`:
+    /// each lane's `Quantizer::row_constants`.
     #[inline(always)]
     pub(super) fn quantized_row([a, b, c, d]: [f32; 4], constants: [(f32, f32, f32); 4]) -> [u32; 4] {
         let [ca, cb, cc, cd] = constants;
@@ -332,12 +332,11 @@ mod sse {
             let value = _mm_set_ps(d, c, b, a);
             let normalized = _mm_max_ps(_mm_div_ps(_mm_sub_ps(value, min), delta), _mm_setzero_ps());
             let scaled = _mm_min_ps(_mm_add_ps(_mm_mul_ps(normalized, top), _mm_set1_ps(0.5)), top);
-            let magic = _mm_set1_ps(crate::quantize::F32_RESOLVED_STEPS as f32);
-            let biased = _mm_add_ps(scaled, magic);
-            let rounded = _mm_sub_epi32(_mm_castps_si128(biased), _mm_castps_si128(magic));
-            // -1 where the rounding went up: the floor is one less.
-            let over = _mm_castps_si128(_mm_cmpgt_ps(_mm_sub_ps(biased, magic), scaled));
-            let steps = _mm_add_epi32(rounded, over);
+            // `scaled` is in `[0, top]`, below 2^23 (`row_constants`): the
+            // truncating conversion is its floor, in one instruction (the
+            // lanes' bias and compare are for plain code, where the compiler
+            // would not use it).
+            let steps = _mm_cvttps_epi32(scaled);
             let low = _mm_cvtsi128_si64(steps) as u64;
             let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(steps, steps)) as u64;
             [low as u32, (low >> 32) as u32, high as u32, (high >> 32) as u32]
