@@ -222,7 +222,7 @@ impl RowSums {
     #[inline(always)]
     pub fn new() -> Self {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        return RowSums { sse: sse::zero() };
+        return RowSums { sse: crate::unchecked::sse::zero() };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         RowSums { lanes: [0.0; 4] }
     }
@@ -231,7 +231,7 @@ impl RowSums {
     fn add(&mut self, values: [f32; 4]) {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            self.sse = sse::add(self.sse, values);
+            self.sse = crate::unchecked::sse::add(self.sse, values);
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         for (sum, value) in self.lanes.iter_mut().zip(values) {
@@ -243,7 +243,7 @@ impl RowSums {
     #[inline(always)]
     pub fn finite(&self) -> bool {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        return sse::finite(self.sse);
+        return crate::unchecked::sse::finite(self.sse);
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         self.lanes.iter().fold(true, |all, sum| all & sum.is_finite())
     }
@@ -251,7 +251,7 @@ impl RowSums {
 
 /// Four `f32` leaves of one element (`values`, each with its own
 /// declaration `(min, max, res)`), quantized as `Quantizer::quantize_lane`
-/// does each: on x86-64 in one SSE chain straight from the element's
+/// does each: on x86-64 in one SSE2 chain (`unchecked::sse`) straight from the element's
 /// fields, which the compiler cannot turn into a gather across elements
 /// (plain lane loops here were vectorised across the block, each lane
 /// loaded on its own). Adds `values` to `sums` (the block is refused unless
@@ -278,70 +278,10 @@ pub fn quantized_row(
     if let (Some(a), Some(b), Some(c), Some(d)) =
         (a.row_constants(), b.row_constants(), c.row_constants(), d.row_constants())
     {
-        return sse::quantized_row(values, [a, b, c, d]);
+        return crate::unchecked::sse::quantized_row(values, [a, b, c, d]);
     }
     let [w, x, y, z] = values;
     [a.quantize_lane(w), b.quantize_lane(x), c.quantize_lane(y), d.quantize_lane(z)]
-}
-
-/// [`quantized_row`] and [`RowSums`] in SSE2. Safe Rust cannot pin the
-/// shape (plain lane loops were vectorised across the block instead), and
-/// calling an intrinsic needs `unsafe` even where its target feature is
-/// in the build's baseline.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[allow(unsafe_code)]
-mod sse {
-    use core::arch::x86_64::*;
-
-    // SAFETY (every block below): the intrinsics need SSE and SSE2, which
-    // this module is compiled only with (`target_feature = "sse2"`, part
-    // of x86-64's baseline); none takes a pointer.
-
-    #[inline(always)]
-    pub(super) fn zero() -> __m128 {
-        unsafe { _mm_setzero_ps() }
-    }
-
-    #[inline(always)]
-    pub(super) fn add(sum: __m128, [a, b, c, d]: [f32; 4]) -> __m128 {
-        unsafe { _mm_add_ps(sum, _mm_set_ps(d, c, b, a)) }
-    }
-
-    /// Whether every lane of `sum` is finite (`x - x` is 0 for a finite
-    /// `x`, NaN otherwise).
-    #[inline(always)]
-    pub(super) fn finite(sum: __m128) -> bool {
-        unsafe {
-            let zero = _mm_sub_ps(sum, sum);
-            _mm_movemask_ps(_mm_cmpord_ps(zero, zero)) == 0b1111
-        }
-    }
-
-    /// `Quantizer::quantize_lane` on four lanes: the same f32 operations in
-    /// the same order (IEEE division, no fused multiply-add), `maxps` and
-    /// `minps` giving what its `max(0.0)` and select give (NaN to 0,
-    /// `scaled` unless not below `top`), then the same floor. `constants`:
-    /// each lane's `Quantizer::row_constants`.
-    #[inline(always)]
-    pub(super) fn quantized_row([a, b, c, d]: [f32; 4], constants: [(f32, f32, f32); 4]) -> [u32; 4] {
-        let [ca, cb, cc, cd] = constants;
-        let lanes =
-            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(cd), part(cc), part(cb), part(ca)) };
-        let (min, delta, top) = (lanes(|c| c.0), lanes(|c| c.1), lanes(|c| c.2));
-        unsafe {
-            let value = _mm_set_ps(d, c, b, a);
-            let normalized = _mm_max_ps(_mm_div_ps(_mm_sub_ps(value, min), delta), _mm_setzero_ps());
-            let scaled = _mm_min_ps(_mm_add_ps(_mm_mul_ps(normalized, top), _mm_set1_ps(0.5)), top);
-            // `scaled` is in `[0, top]`, below 2^23 (`row_constants`): the
-            // truncating conversion is its floor, in one instruction (the
-            // lanes' bias and compare are for plain code, where the compiler
-            // would not use it).
-            let steps = _mm_cvttps_epi32(scaled);
-            let low = _mm_cvtsi128_si64(steps) as u64;
-            let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(steps, steps)) as u64;
-            [low as u32, (low >> 32) as u32, high as u32, (high >> 32) as u32]
-        }
-    }
 }
 
 /// [`quantized_lanes`] for `f64` fields (`write_compressed_double`).
