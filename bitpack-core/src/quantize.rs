@@ -211,6 +211,17 @@ quantizer!(
     Quantizer, f32, u32, i32, MAX_STEPS, SIGNED_CAST_STEPS, ceil_f32, F32_RESOLVED_STEPS
 );
 
+impl Quantizer {
+    /// `quantize_lane`'s constants for lanes computed four at a time
+    /// (`__private::quantized_row`): `min`, `delta` and `max_integer` as a
+    /// float; `None` at or above 2^23 steps (the lane then takes `quantize`).
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn row_constants(&self) -> Option<(f32, f32, f32)> {
+        (self.max_integer < F32_RESOLVED_STEPS).then_some((self.min, self.delta, self.max_integer as f32))
+    }
+}
+
 quantizer!(
     /// [`Quantizer`] for `f64` fields: the same steps in f64 arithmetic, up
     /// to 2^53 of them.

@@ -199,6 +199,91 @@ pub fn quantized_lanes(
     steps
 }
 
+/// Per-lane sums of the rows of [`quantized_row`], for one test of their
+/// finiteness after the block (as [`LaneSums`]: a value that is not finite
+/// leaves its lane's sum not finite).
+#[derive(Clone, Copy, Debug)]
+pub struct RowSums {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    sse: core::arch::x86_64::__m128,
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    lanes: [f32; 4],
+}
+
+impl Default for RowSums {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RowSums {
+    /// All zero.
+    #[inline(always)]
+    pub fn new() -> Self {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return RowSums { sse: crate::unchecked::sse::zero() };
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        RowSums { lanes: [0.0; 4] }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, values: [f32; 4]) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            self.sse = crate::unchecked::sse::add(self.sse, values);
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        for (sum, value) in self.lanes.iter_mut().zip(values) {
+            *sum += value;
+        }
+    }
+
+    /// Whether every sum is finite (so was every value added).
+    #[inline(always)]
+    pub fn finite(&self) -> bool {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return crate::unchecked::sse::finite(self.sse);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        self.lanes.iter().fold(true, |all, sum| all & sum.is_finite())
+    }
+}
+
+/// Four `f32` leaves of one element (`values`, each with its own
+/// declaration `(min, max, res)`), quantized as `Quantizer::quantize_lane`
+/// does each: on x86-64 in one SSE2 chain (`unchecked::sse`) straight from the element's
+/// fields, which the compiler cannot turn into a gather across elements
+/// (plain lane loops here were vectorised across the block, each lane
+/// loaded on its own). Adds `values` to `sums` (the block is refused unless
+/// they end finite) and clears `valid` if a declaration is refused (the
+/// steps are then not used). Unused lanes: the value `0.0` under
+/// `(0.0, 1.0, 1.0)`.
+#[inline(always)]
+pub fn quantized_row(
+    values: [f32; 4],
+    declarations: [(f32, f32, f32); 4],
+    sums: &mut RowSums,
+    valid: &mut bool,
+) -> [u32; 4] {
+    // Each lane written out (not `array::map`, which was not inlined: the
+    // constants did not fold).
+    let new = |(min, max, res): (f32, f32, f32)| Quantizer::new(min, max, res);
+    let [a, b, c, d] = declarations;
+    let (Some(a), Some(b), Some(c), Some(d)) = (new(a), new(b), new(c), new(d)) else {
+        *valid = false;
+        return [0; 4];
+    };
+    sums.add(values);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let (Some(a), Some(b), Some(c), Some(d)) =
+        (a.row_constants(), b.row_constants(), c.row_constants(), d.row_constants())
+    {
+        return crate::unchecked::sse::quantized_row(values, [a, b, c, d]);
+    }
+    let [w, x, y, z] = values;
+    [a.quantize_lane(w), b.quantize_lane(x), c.quantize_lane(y), d.quantize_lane(z)]
+}
+
 /// [`quantized_lanes`] for `f64` fields (`write_compressed_double`).
 #[inline(always)]
 pub fn quantized64_lanes(
@@ -348,6 +433,99 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Values of every class: NaN, both infinities, both zeros, subnormals,
+    /// the declarations' bounds and just past them, far out of range.
+    const SPECIAL: [f32; 12] = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f32::MIN_POSITIVE / 2.0,
+        -f32::MIN_POSITIVE / 2.0,
+        f32::MAX,
+        f32::MIN,
+        1.0e30,
+        -1.0e30,
+        f32::EPSILON,
+    ];
+
+    #[test]
+    fn rows_quantize_as_one_value_at_a_time() {
+        let declarations = DECLARATIONS;
+        for seed in 0..20_000u64 {
+            // Each lane its own declaration, rotating with the seed.
+            let row: [(f32, f32, f32); 4] =
+                core::array::from_fn(|lane| declarations[(seed as usize + lane) % 5]);
+            let mut values: [f32; 4] =
+                core::array::from_fn(|lane| values(seed * 4 + lane as u64, row[lane])[lane]);
+            // Every special value in every lane, between random ones.
+            if seed % 3 == 0 {
+                values[(seed / 3 % 4) as usize] = SPECIAL[(seed / 12 % 12) as usize];
+            }
+            if seed % 7 == 0 {
+                let (min, max, _) = row[(seed / 7 % 4) as usize];
+                let edges = [min, max, min.next_down(), max.next_up(), min.next_up(), max.next_down()];
+                values[(seed / 7 % 4) as usize] = edges[(seed / 28 % 6) as usize];
+            }
+            let (mut sums, mut valid) = (RowSums::new(), true);
+            let steps = quantized_row(values, row, &mut sums, &mut valid);
+            assert!(valid);
+            assert_eq!(sums.finite(), values.iter().all(|value| value.is_finite()));
+            for lane in 0..4 {
+                let (min, max, res) = row[lane];
+                let quantizer = Quantizer::new(min, max, res).unwrap();
+                // Equal to the lane path for every value, and to the scalar
+                // path for every value it takes.
+                assert_eq!(
+                    steps[lane],
+                    quantizer.quantize_lane(values[lane]),
+                    "{} in {:?}",
+                    values[lane],
+                    row[lane]
+                );
+                if values[lane].is_finite() {
+                    assert_eq!(steps[lane], quantizer.quantize(values[lane]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_refuse_declarations_and_sum_every_lane() {
+        let (mut sums, mut valid) = (RowSums::new(), true);
+        let steps = quantized_row(
+            [0.5; 4],
+            [(0.0, 1.0, 0.01), (1.0, 0.0, 0.01), (0.0, 1.0, 0.01), (0.0, 1.0, 0.01)],
+            &mut sums,
+            &mut valid,
+        );
+        assert!(!valid);
+        assert_eq!(steps, [0; 4]);
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for lane in 0..4 {
+                let (mut sums, mut valid) = (RowSums::new(), true);
+                let declarations = [(0.0, 1.0, 0.01); 4];
+                quantized_row([0.5; 4], declarations, &mut sums, &mut valid);
+                let mut values = [0.25; 4];
+                values[lane] = bad;
+                quantized_row(values, declarations, &mut sums, &mut valid);
+                quantized_row([0.75; 4], declarations, &mut sums, &mut valid);
+                assert!(valid && !sums.finite(), "{bad} in lane {lane}");
+            }
+        }
+        // A declaration past 2^23 steps takes the scalar path in its row.
+        let fine = (0.0, 16_777_215.0, 1.0);
+        let (mut sums, mut valid) = (RowSums::new(), true);
+        let values = [12_345_678.5, 0.4, 9.0e6, 16_777_215.0];
+        let steps = quantized_row(values, [fine, (0.0, 1.0, 0.5), fine, fine], &mut sums, &mut valid);
+        let quantizer = Quantizer::new(0.0, 16_777_215.0, 1.0).unwrap();
+        assert_eq!(
+            steps,
+            [quantizer.quantize(values[0]), 1, quantizer.quantize(values[2]), quantizer.quantize(values[3])]
+        );
     }
 
     #[test]

@@ -2409,6 +2409,126 @@ fn blocks_write_and_read_as_generated() {
     assert_eq!((error.kind(), error.bit()), (ErrorKind::NonFiniteFloat, 5 + 9 * LANES_RUN_BITS));
 }
 
+/// `#[derive(BitPack)] struct Rowed { #[quantize(min = -8.0, max = 8.0,
+/// res = 0.01)] v: [f32; 3], #[quantize(min = 0.0, max = 6.3, res =
+/// 0.001)] yaw: f32, #[quantize(min = -1.0, max = 1.0, res = 0.5)] w: f32 }`
+/// as `expand/batch.rs` writes a window's block of it: each element's five
+/// `f32` leaves quantized in two rows of four (`quantized_row`, the second
+/// padded with 0 under `(0, 1, 1)`) as it is written, the rows' sums tested
+/// once after the block. (The derive falls back to the lanes' path without
+/// a window; here the block is then written element by element.)
+#[derive(Debug, Clone, PartialEq)]
+struct Rowed {
+    v: [f32; 3],
+    yaw: f32,
+    w: f32,
+}
+
+const ROWED_WIDTHS: [u32; 5] = [
+    p::quantize_bits(-8.0, 8.0, 0.01) as u32,
+    p::quantize_bits(-8.0, 8.0, 0.01) as u32,
+    p::quantize_bits(-8.0, 8.0, 0.01) as u32,
+    p::quantize_bits(0.0, 6.3, 0.001) as u32,
+    p::quantize_bits(-1.0, 1.0, 0.5) as u32,
+];
+
+impl p::BitPack for Rowed {
+    const MAX_BITS: usize = p::run_bits(&ROWED_WIDTHS);
+    const MIN_BITS: usize = p::run_bits(&ROWED_WIDTHS);
+    const SCHEMA: u64 = 0;
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(writer, |writer| {
+            for value in self.v {
+                p::BitWrite::write_compressed_float(writer, value, -8.0, 8.0, 0.01)?;
+            }
+            p::BitWrite::write_compressed_float(writer, self.yaw, 0.0, 6.3, 0.001)?;
+            p::BitWrite::write_compressed_float(writer, self.w, -1.0, 1.0, 0.5)
+        })
+    }
+
+    fn read_from<R: p::BitRead>(reader: &mut R) -> p::Result<Self, p::Error> {
+        p::read_atomic(reader, |reader| {
+            let mut v = [0.0; 3];
+            for value in &mut v {
+                *value = p::BitRead::read_compressed_float(reader, -8.0, 8.0, 0.01)?;
+            }
+            let yaw = p::BitRead::read_compressed_float(reader, 0.0, 6.3, 0.001)?;
+            let w = p::BitRead::read_compressed_float(reader, -1.0, 1.0, 0.5)?;
+            p::Ok(Rowed { v, yaw, w })
+        })
+    }
+
+    fn __write_items<W: p::BitWrite>(items: &[Self], writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_blocks(items, writer, |writer, block| {
+            let mut lanes_valid = true;
+            let bits = <Self as p::BitPack>::MAX_BITS.saturating_mul(8);
+            let p::Some(mut window) = p::write_window(writer, bits) else {
+                return p::Ok(false);
+            };
+            let writer = &mut window;
+            let mut row_sums = p::RowSums::new();
+            for item in block {
+                let row0 = p::quantized_row(
+                    [item.v[0], item.v[1], item.v[2], item.yaw],
+                    [(-8.0, 8.0, 0.01), (-8.0, 8.0, 0.01), (-8.0, 8.0, 0.01), (0.0, 6.3, 0.001)],
+                    &mut row_sums,
+                    &mut lanes_valid,
+                );
+                let row1 = p::quantized_row(
+                    [item.w, 0.0, 0.0, 0.0],
+                    [(-1.0, 1.0, 0.5), (0.0, 1.0, 1.0), (0.0, 1.0, 1.0), (0.0, 1.0, 1.0)],
+                    &mut row_sums,
+                    &mut lanes_valid,
+                );
+                p::write_atomic(writer, |writer| {
+                    let mut run = p::RunWriter::new();
+                    for (step, width) in row0.iter().chain(&row1[..1]).zip(ROWED_WIDTHS) {
+                        run.put_split(writer, u64::from(*step), width);
+                    }
+                    run.finish(writer);
+                    p::Ok(())
+                })?;
+            }
+            lanes_valid &= row_sums.finite();
+            p::Ok(lanes_valid && !p::overran(writer))
+        })
+    }
+}
+
+#[test]
+fn rows_write_as_generated() {
+    let items: alloc::vec::Vec<Rowed> = (0..21)
+        .map(|i| {
+            let f = i as f32;
+            Rowed { v: [f * 0.37 - 4.0, 9.0 - f, -f * 0.5], yaw: f * 0.3, w: f / 21.0 - 0.4 }
+        })
+        .collect();
+    let write = |items: &[Rowed], buf: &mut [u8]| {
+        let mut writer = BitWriter::new(buf);
+        let result = p::write_items(&mut writer, items, 24);
+        (result.map(|()| writer.bits_written()), writer.finish())
+    };
+    let one_by_one = |items: &[Rowed], buf: &mut [u8]| {
+        let mut writer = BitWriter::new(buf);
+        let result = p::write_len(&mut writer, items.len(), 24)
+            .and_then(|()| items.iter().try_for_each(|item| p::BitPack::write_to(item, &mut writer)));
+        (result.map(|()| writer.bits_written()), writer.finish())
+    };
+    let (mut blocks, mut scalar) = ([0u8; 512], [0u8; 512]);
+    assert_eq!(write(&items, &mut blocks), one_by_one(&items, &mut scalar));
+    assert_eq!(blocks, scalar);
+    // A value that is not finite, in either row: refused at its bit.
+    for (element, bad) in [(3, f32::NAN), (12, f32::INFINITY)] {
+        let mut refused = items.clone();
+        refused[element].w = bad;
+        let (mut blocks, mut scalar) = ([0u8; 512], [0u8; 512]);
+        let (blocks, scalar) = (write(&refused, &mut blocks).0, one_by_one(&refused, &mut scalar).0);
+        let (blocks, scalar) = (blocks.unwrap_err(), scalar.unwrap_err());
+        assert_eq!((blocks.kind(), blocks.bit()), (scalar.kind(), scalar.bit()));
+    }
+}
+
 /// `#[derive(BitPack)] enum Side { Left, Right, Up }` and `struct Toggle {
 /// on: bool, #[bits(min = 0, max = 5)] level: u8 }` as leaves of a parent's
 /// run (`bitpack-derive/src/expand/leaf.rs`, `run.rs`'s `as_leaf`), their

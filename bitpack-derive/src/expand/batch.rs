@@ -74,11 +74,46 @@ fn leaf_place(place: TokenStream, lane: &BlockLane<'_>) -> TokenStream {
     }
 }
 
-/// The array of steps of the leaf at `leaf` of the run at `item`, if it is
-/// computed lane by lane.
-fn steps_of(names: &Names, lanes: &[BlockLane<'_>], item: usize, leaf: usize) -> Option<Ident> {
+/// This lane's steps (`lane`'s element of the block's array) of the leaf at
+/// `leaf` of the run at `item`, if it is computed lane by lane.
+fn steps_of(names: &Names, lanes: &[BlockLane<'_>], item: usize, leaf: usize) -> Option<TokenStream> {
     let position = lanes.iter().position(|lane| lane.item == item && lane.run.leaf == leaf)?;
-    Some(names.steps(position))
+    let (steps, lane) = (names.steps(position), &names.lane);
+    Some(quote!(#steps[#lane]))
+}
+
+/// The element's steps of the leaf at `leaf` of the run at `item` in its
+/// rows of four (`__row{n}`, see [`rows`]), if it is computed lane by lane.
+fn row_of(lanes: &[BlockLane<'_>], item: usize, leaf: usize) -> Option<TokenStream> {
+    let position = lanes.iter().position(|lane| lane.item == item && lane.run.leaf == leaf)?;
+    let (row, at) = (format_ident!("__row{}", position / 4), Literal::usize_unsuffixed(position % 4));
+    Some(quote!(#row[#at]))
+}
+
+/// The element `item`'s lane leaves quantized four at a time
+/// (`__private::quantized_row`, into `__row{n}`), their values added to
+/// `sums`; `None` unless every lane leaf can be (`f32`s).
+fn rows(names: &Names, lanes: &[BlockLane<'_>], item: &Ident, sums: &Ident) -> Option<TokenStream> {
+    let (p, valid) = (&names.runtime, &names.lanes_valid);
+    let declared: Vec<(TokenStream, TokenStream)> = lanes
+        .iter()
+        .map(|lane| {
+            let member = lane.member;
+            Some((leaf_place(quote!(#item.#member), lane), lane.run.lane.row()?))
+        })
+        .collect::<Option<_>>()?;
+    let rows = declared.chunks(4).enumerate().map(|(index, row)| {
+        let row_name = format_ident!("__row{index}");
+        // Unused lanes: 0 under a declaration that takes it.
+        let unused = (row.len()..4).map(|_| (quote!(0.0f32), quote!((0.0f32, 1.0f32, 1.0f32))));
+        let (values, declarations): (Vec<_>, Vec<_>) = row.iter().cloned().chain(unused).unzip();
+        quote! {
+            let #row_name = #p::quantized_row(
+                [#(#values),*], [#(#declarations),*], &mut #sums, &mut #valid,
+            );
+        }
+    });
+    Some(quote!(#(#rows)*))
 }
 
 /// The `__write_items` and `__read_items` of a struct with quantized run
@@ -231,25 +266,29 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
             .collect();
         Some(written)
     };
-    let checks = fused.iter().enumerate().filter_map(|(index, entry)| {
-        let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
-        run::check_in(names, &runs(entry)?, &InBlock { lane, steps: &steps, checked: true })
-    });
-    let writes = fused.iter().enumerate().map(|(index, entry)| match runs(entry) {
-        Some(written) => {
-            let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
-            run::write_in(names, &written, Some(&InBlock { lane, steps: &steps, checked: true }))
-        }
-        None => items::write(names, &fields.fields, entry, &access),
-    });
-    let body = atomic::write(names, quote!(#(#writes)* #p::Ok(())));
+    // The checks and the body of an element whose lanes' steps are at
+    // `steps_of(item, leaf)`: the block's arrays, or the element's rows.
+    let element = |steps_of: &dyn Fn(usize, usize) -> Option<TokenStream>| {
+        let checks = fused.iter().enumerate().filter_map(|(index, entry)| {
+            let steps = |leaf: usize| steps_of(index, leaf);
+            run::check_in(names, &runs(entry)?, &InBlock { steps: &steps, checked: true })
+        });
+        let writes = fused.iter().enumerate().map(|(index, entry)| match runs(entry) {
+            Some(written) => {
+                let steps = |leaf: usize| steps_of(index, leaf);
+                run::write_in(names, &written, Some(&InBlock { steps: &steps, checked: true }))
+            }
+            None => items::write(names, &fields.fields, entry, &access),
+        });
+        (checks.collect::<Vec<_>>(), atomic::write(names, quote!(#(#writes)* #p::Ok(()))))
+    };
+    let (checks, body) = element(&|item, leaf| steps_of(names, lanes, item, leaf));
     // Through a window the eight bodies are unrolled (each lane's steps at a
     // constant offset, no loop state: 42.8k -> 42.1k instructions a
     // snapshot, the integer twin 34.4k -> 31.9k); the reserved local's
     // fallback keeps a loop (unrolled before windows existed, the bodies
     // measured 22% more instructions, 63k -> 77k).
     let (elements, reserved, bits) = (&names.items, &names.reserved, &names.block_bits);
-    let checks: Vec<TokenStream> = checks.collect();
     let window = |checks: &[TokenStream]| {
         let each = (0..BLOCK).map(|at| {
             let at = Literal::usize_unsuffixed(at);
@@ -275,22 +314,50 @@ fn write_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Bloc
     // (Without float lanes, the integer twin, this measured 34.4k -> 37.5k
     // instructions a snapshot: there the separate check loop is cheaper.)
     let all_runs = fused.iter().all(|entry| matches!(entry, Item::Run(_)));
-    let (folded, after) = if all_runs && !lanes.is_empty() {
-        {
-            let window = window(&checks);
-            (quote!(if #lanes_valid { #window }), TokenStream::new())
+    let row_sums = format_ident!("__row_sums");
+    let rows = rows(names, lanes, item, &row_sums).filter(|_| all_runs && !lanes.is_empty());
+    let (folded, after, by_rows) = match rows {
+        // Each element's floats quantized in rows of four straight from its
+        // fields as it is written (`quantized_row`), its steps in registers
+        // (the lanes' arrays, a gather of each field across the block and
+        // the steps stored and loaded again, are for the other paths).
+        Some(rows) => {
+            let (checks, body) = element(&|item, leaf| row_of(lanes, item, leaf));
+            let each = (0..BLOCK).map(|at| {
+                let at = Literal::usize_unsuffixed(at);
+                quote! {
+                    let #item = &#block[#at];
+                    #rows
+                    #(#lanes_valid &= #checks;)*
+                    #body?;
+                }
+            });
+            let by_rows = quote! {
+                if let #p::Some(mut #reserved) = #p::write_window(#writer, #bits) {
+                    let #writer = &mut #reserved;
+                    let mut #row_sums = #p::RowSums::new();
+                    #({ #each })*
+                    #lanes_valid &= #row_sums.finite();
+                    return #p::Ok(#lanes_valid && !#p::overran(#writer));
+                }
+            };
+            (TokenStream::new(), TokenStream::new(), by_rows)
         }
-    } else {
-        (TokenStream::new(), window(&[]))
+        None if all_runs && !lanes.is_empty() => {
+            let window = window(&checks);
+            (quote!(if #lanes_valid { #window }), TokenStream::new(), TokenStream::new())
+        }
+        None => (TokenStream::new(), window(&[]), TokenStream::new()),
     };
     quote! {
             #p::write_blocks(#elements, #writer, #[inline(always)] |#writer, #block| {
                 let mut #lanes_valid = true;
+                let #bits = <Self as #p::BitPack>::MAX_BITS.saturating_mul(#BLOCK);
+                #by_rows
                 // The floats' sums lane by lane: one test of their finiteness.
                 let mut #sums = #p::LaneSums::new();
                 #(#computed)*
                 #lanes_valid &= #sums.finite();
-                let #bits = <Self as #p::BitPack>::MAX_BITS.saturating_mul(#BLOCK);
                 // The whole block's room checked once, the writer moved into
                 // locals (its state in registers across the elements), its
                 // stores into a fixed window of the buffer with no bounds
@@ -341,7 +408,7 @@ fn read_items(names: &Names, fields: &Fields<'_>, fused: &[Item], lanes: &[Block
             .filter_map(|&position| Some((fields.fields[position].encoding.as_ref()?, names.field(position))))
             .collect();
         let steps = |leaf: usize| steps_of(names, lanes, index, leaf);
-        run::read_in(names, &read, Some(&InBlock { lane, steps: &steps, checked: false }))
+        run::read_in(names, &read, Some(&InBlock { steps: &steps, checked: false }))
     });
     let construct = pattern::construct(names, quote!(Self), fields);
     let values = lanes.iter().enumerate().map(|(index, leaf)| {

@@ -78,12 +78,12 @@ pub fn lanes<'e>(names: &Names, encodings: impl Iterator<Item = &'e Encoding<'e>
     lanes
 }
 
-/// A run's code inside a block of elements (see `expand::batch`): the
-/// lane being written or read, and for each leaf computed lane by lane
-/// (by its index among the run's leaves) the array of the block's steps.
+/// A run's code inside a block of elements (see `expand::batch`): for
+/// each leaf computed lane by lane (by its index among the run's leaves)
+/// this lane's steps (a place: an element of the block's array of steps,
+/// or of the element's row).
 pub struct InBlock<'a> {
-    pub lane: &'a Ident,
-    pub steps: &'a dyn Fn(usize) -> Option<Ident>,
+    pub steps: &'a dyn Fn(usize) -> Option<TokenStream>,
     /// Every value of the run (and an `Option`'s leaf value after it) was
     /// accepted for the whole block ([`check_in`]) and the block's room
     /// reserved: the run is written with no check and no fallback.
@@ -281,9 +281,9 @@ fn leaf_bits(
     };
     // A leaf's bits: this lane's steps in a block, else from its value.
     let bits = |index: usize, leaf: &dyn RunLeaf, value: TokenStream| {
-        let in_block = block.and_then(|block| Some((block.lane, (block.steps)(index)?, leaf.lane()?)));
+        let in_block = block.and_then(|block| Some(((block.steps)(index)?, leaf.lane()?)));
         match in_block {
-            Some((lane, steps, lane_leaf)) => lane_leaf.bits(quote!(#steps[#lane])),
+            Some((steps, lane_leaf)) => lane_leaf.bits(steps),
             None => leaf.bits(names, value),
         }
     };
@@ -452,13 +452,12 @@ fn read_leaves(
             let local = names.leaf(raw_index);
             let index = Literal::usize_unsuffixed(raw_index);
             let raw = raw(index);
-            let in_block =
-                block.and_then(|block| Some((block.lane, (block.steps)(raw_index)?, leaf?.lane()?)));
+            let in_block = block.and_then(|block| Some(((block.steps)(raw_index)?, leaf?.lane()?)));
             let value = match (leaf, in_block) {
-                (_, Some((lane, steps, lane_leaf))) => {
+                (_, Some((steps, lane_leaf))) => {
                     let steps_value = lane_leaf.steps(names, raw);
                     quote!({
-                        #steps[#lane] = #steps_value;
+                        #steps = #steps_value;
                         0.0
                     })
                 }

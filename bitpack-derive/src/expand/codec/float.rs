@@ -126,6 +126,11 @@ impl LaneLeaf for Float<'_> {
         quote!(#lanes(#values, #min, #max, #res, &mut #sums, &mut #valid))
     }
 
+    fn row(&self) -> Option<TokenStream> {
+        let Some(Steps { min, max, res }) = &self.steps else { return None };
+        matches!(self.float, FloatTy::F32).then(|| quote!((#min, #max, #res)))
+    }
+
     fn bits(&self, steps: TokenStream) -> TokenStream {
         match self.float {
             FloatTy::F32 => {

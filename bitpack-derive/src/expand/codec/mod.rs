@@ -105,6 +105,9 @@ pub trait LaneLeaf {
     /// adding them to `sums` (a `__private::LaneSums`, checked after every
     /// field's) and clearing `valid` if the declaration is refused.
     fn lanes(&self, names: &Names, values: TokenStream, sums: &Ident, valid: &Ident) -> TokenStream;
+    /// Its declaration as `(min, max, res)`, if a block's window computes
+    /// it in an element's row of four (`__private::quantized_row`: `f32`).
+    fn row(&self) -> Option<TokenStream>;
     /// The `u64` that goes into the run for one lane's `steps`.
     fn bits(&self, steps: TokenStream) -> TokenStream;
     /// One lane's steps (`u32` or `u64`) from a run's `raw` bits, unchecked.
