@@ -421,19 +421,9 @@ fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending, bytes: &[
     }
 }
 
-/// The error at the sink's position, the cold call given the position
-/// rather than the sink: a sink's address passed to a call out of line
-/// keeps its state in memory around every store (the compiler cannot tell
-/// the stores from it), where a local sink's stays in registers.
-#[inline(always)]
-fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
-    fail_at(kind, sink.position())
-}
-
 #[cold]
-#[inline(never)]
-fn fail_at(kind: ErrorKind, position: usize) -> Error {
-    Error::new(kind, position)
+fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
+    Error::new(kind, sink.position())
 }
 
 #[inline(always)]
