@@ -18,6 +18,8 @@
 //!   count.
 //! - [`read_into`]: a `Vec`'s elements written into the room reserved for
 //!   them, without `push`'s capacity check per element.
+//! - [`extend_chunks`]: a derived `Vec<u8>`/`Vec<u16>`/`Vec<u32>` read a
+//!   whole input word (8, 4 or 2 lanes) to a store, the last overlapping.
 //! - [`sse`]: a block's elements quantized in rows of four `f32`s
 //!   (`__private::quantized_row`), pinned to SSE2 (x86-64's baseline) by
 //!   its intrinsics: plain lane loops were vectorised across the block
@@ -339,6 +341,37 @@ mod tests {
         }
     }
 
+    /// Every length 0 to 20 of `K` = 8, 4, 2 and 1 lanes to a chunk, into
+    /// vectors with 0 or 3 elements already and room for none, some or
+    /// all of them: the elements pushed one by one, and no chunk asked for
+    /// past `len.max(K)`.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn chunks_extend_as_pushed_one_by_one() {
+        use alloc::vec::Vec;
+        fn check<T: Copy + PartialEq + core::fmt::Debug, const K: usize>(value: fn(usize) -> T) {
+            for before in [0, 3] {
+                for len in 0..=20 {
+                    for room in [0, len / 2, len, len + 9] {
+                        let mut values: Vec<T> = Vec::with_capacity(before + room);
+                        values.extend((0..before).map(|index| value(index + 100)));
+                        let mut expected = values.clone();
+                        expected.extend((0..len).map(value));
+                        extend_chunks::<T, K>(&mut values, len, |at| {
+                            assert!(at + K <= len.max(K), "chunk at {at} of {len}");
+                            core::array::from_fn(|index| value(at + index))
+                        });
+                        assert_eq!(values, expected, "{K} {before} {len} {room}");
+                    }
+                }
+            }
+        }
+        check::<u8, 8>(|index| index as u8 ^ 0xA5);
+        check::<u16, 4>(|index| 1000 + index as u16);
+        check::<u32, 2>(|index| 70_000 + index as u32);
+        check::<u64, 1>(|index| u64::MAX - index as u64);
+    }
+
     /// Every length 0 to 40, all ASCII, then with one byte at each
     /// position replaced by a byte of 0x80 or more: the word test agrees
     /// with the byte-by-byte one.
@@ -403,6 +436,84 @@ mod tests {
                 };
                 assert_eq!(checked_text(bytes, nul), before, "{bytes:?}");
             }
+        }
+    }
+}
+
+/// Appends `len` elements to `values`, elements `at..at + K` given by
+/// `chunk(at)` (a function of `at` alone, so overlapping chunks agree on
+/// the elements they share; called only with `at + K <= len.max(K)`). With room for `len` more: `K` to a store,
+/// the last `K` overlapping those before; fewer than `K` as two
+/// overlapping halves (quarters, ...) of `chunk(0)`. Without room, pushed
+/// one by one.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn extend_chunks<T: Copy, const K: usize>(
+    values: &mut alloc::vec::Vec<T>,
+    len: usize,
+    mut chunk: impl FnMut(usize) -> [T; K],
+) {
+    let start = values.len();
+    if values.capacity() - start < len {
+        values.extend((0..len).map(|index| {
+            let at = (index - index % K).min(len.saturating_sub(K));
+            chunk(at)[index - at]
+        }));
+        return;
+    }
+    let room = values.as_mut_ptr().wrapping_add(start);
+    // SAFETY: every call below passes `at` with `at + K <= len`, and the
+    // `len` slots from `start` lie in the allocation past the initialised
+    // elements (`start + len <= capacity`, checked above); `T: Copy`, so
+    // nothing there needs dropping. `[T; K]` has `T`'s alignment.
+    let store = |at: usize, elements: [T; K]| unsafe { room.add(at).cast::<[T; K]>().write(elements) };
+    // `len` in `half..2 * half`: the first `half` of `first` and its last
+    // `half` before `len` cover it, in two fixed-size stores.
+    // SAFETY: `room` has room for `len` elements, as above.
+    let halves = |first: &[T; K], half: usize| unsafe {
+        match half {
+            4 => halves_of::<T, K, 4>(room, first, len),
+            2 => halves_of::<T, K, 2>(room, first, len),
+            _ => halves_of::<T, K, 1>(room, first, len),
+        }
+    };
+    if len >= K {
+        let mut at = 0;
+        while at + K < len {
+            store(at, chunk(at));
+            at += K;
+        }
+        store(len - K, chunk(len - K));
+    } else if len > 0 {
+        let first = chunk(0);
+        match len {
+            4.. => halves(&first, 4),
+            2.. => halves(&first, 2),
+            _ => halves(&first, 1),
+        }
+    }
+    // SAFETY: the stores above initialised slots `start..start + len`, all
+    // within the capacity.
+    unsafe { values.set_len(start + len) }
+}
+
+/// [`extend_chunks`]' fewer than `K`: elements `0..H` and `len - H..len`
+/// of `first` into `room` (nothing unless `H <= len <= K`).
+///
+/// # Safety
+///
+/// `room` is valid for writes of `len` elements of `T`, aligned for `T`.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+unsafe fn halves_of<T: Copy, const K: usize, const H: usize>(room: *mut T, first: &[T; K], len: usize) {
+    let tail = first.get(len.wrapping_sub(H)..).and_then(|rest| rest.first_chunk::<H>());
+    if let (Some(head), Some(tail), true) = (first.first_chunk::<H>(), tail, len >= H) {
+        // SAFETY: slots `0..H` and `len - H..len` lie in `room`'s `len`
+        // (`H <= len`, checked here); `[T; H]` has `T`'s alignment, and the
+        // sources are in `first`, which the caller holds apart from `room`.
+        unsafe {
+            room.cast::<[T; H]>().write(*head);
+            room.add(len - H).cast::<[T; H]>().write(*tail);
         }
     }
 }

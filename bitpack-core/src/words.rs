@@ -45,21 +45,40 @@ fn more_than_eight() -> u64 {
     0
 }
 
-/// Bits waiting to be pushed 64 at a time.
-pub(crate) struct Pending {
+/// Bits waiting to be pushed 64 at a time: on their own
+/// ([`Pending::new`], `SUSPENDED` false), or continuing the bits waiting in
+/// the sink ([`Pending::after`], `SUSPENDED` true), whole words then
+/// stored as they are.
+pub(crate) struct Pending<const SUSPENDED: bool = false> {
     pub(crate) word: u64,
     /// Fewer than 64.
     pub(crate) bits: u32,
 }
 
-impl Pending {
+impl Pending<false> {
     /// The low `bits` (under 64) bits of `value` waiting (zero above them).
     #[inline(always)]
     pub(crate) fn new(value: u64, bits: u32) -> Self {
         debug_assert!(bits < 64 && value >> bits == 0);
         Pending { word: value, bits }
     }
+}
 
+impl Pending<true> {
+    /// The bits waiting in `sink` (`BitSink::suspend`), then the low `bits`
+    /// (0..=64) bits of `value` (zero above them): until
+    /// [`Pending::finish`] nothing else may push to `sink`.
+    #[inline(always)]
+    pub(crate) fn after<S: BitSink + ?Sized>(sink: &mut S, value: u64, bits: u32) -> Self {
+        debug_assert!(bits == 64 || value >> bits == 0);
+        let (word, waiting) = sink.suspend();
+        let mut pending = Pending { word, bits: waiting };
+        pending.put(sink, value, bits);
+        pending
+    }
+}
+
+impl<const SUSPENDED: bool> Pending<SUSPENDED> {
     /// The low `bits` (0..=64) bits of `value` (zero above them) after
     /// those waiting; a full word is pushed.
     #[inline(always)]
@@ -69,7 +88,12 @@ impl Pending {
             self.word |= value << self.bits;
             self.bits = total;
         } else {
-            sink.push(self.word | value << self.bits, 64);
+            let word = self.word | value << self.bits;
+            if SUSPENDED {
+                sink.push_word(word)
+            } else {
+                sink.push(word, 64)
+            }
             // What did not fit (nothing when none were waiting).
             self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
             self.bits = total - 64;
@@ -105,10 +129,12 @@ impl Pending {
         }
     }
 
-    /// Pushes what is left.
+    /// Pushes what is left (gives it back to the sink when suspended).
     #[inline(always)]
     pub(crate) fn finish<S: BitSink + ?Sized>(self, sink: &mut S) {
-        if self.bits > 0 {
+        if SUSPENDED {
+            sink.resume(self.word, self.bits);
+        } else if self.bits > 0 {
             sink.push(self.word, self.bits);
         }
     }
@@ -135,7 +161,9 @@ mod tests {
         let (mut pending_buf, mut one_buf) = ([0u8; 64], [0u8; 64]);
         let mut pending_writer = BitWriter::new(&mut pending_buf);
         let mut one_writer = BitWriter::new(&mut one_buf);
-        let mut pending = Pending::new(3, 2);
+        pending_writer.write_bits(1, 1).unwrap();
+        let mut pending = Pending::after(&mut pending_writer, 3, 2);
+        one_writer.write_bits(1, 1).unwrap();
         one_writer.write_bits(3, 2).unwrap();
         for (value, bits) in values {
             pending.put(&mut pending_writer, value, bits);
@@ -163,7 +191,7 @@ mod tests {
                 let (mut pending_buf, mut one_buf) = ([0u8; 64], [0u8; 64]);
                 let mut pending_writer = BitWriter::new(&mut pending_buf);
                 let mut one_writer = BitWriter::new(&mut one_buf);
-                let mut pending = Pending::new(lead_value, lead);
+                let mut pending = Pending::after(&mut pending_writer, lead_value, lead);
                 if lead > 0 {
                     one_writer.write_bits64(lead_value, lead).unwrap();
                 }

@@ -260,7 +260,8 @@ pub trait BitWrite: BitSink + Reserve {
         let padding = align_padding(self.position());
         let total = plus_bytes(padding as usize, bytes.len());
         self.reserve(total.unwrap_or(usize::MAX))?;
-        push_after(self, Pending::new(0, padding), bytes);
+        let pending = Pending::after(self, 0, padding);
+        push_after(self, pending, bytes);
         Ok(())
     }
 
@@ -395,7 +396,8 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
     sink.reserve(total.unwrap_or(usize::MAX))?;
     if length_bits + padding < 64 {
         // The padding is the zero bits above the length.
-        push_after(sink, Pending::new(bytes.len() as u64, length_bits + padding), bytes);
+        let pending = Pending::after(sink, bytes.len() as u64, length_bits + padding);
+        push_after(sink, pending, bytes);
     } else {
         sink.push(bytes.len() as u64, length_bits);
         sink.push(0, padding);
@@ -411,7 +413,7 @@ const INLINE_BYTES: usize = 64;
 /// `pending` (a length and padding that end on a byte boundary), then
 /// `bytes`: a short string in one or a few pushes, inlined.
 #[inline(always)]
-fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending, bytes: &[u8]) {
+fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending<true>, bytes: &[u8]) {
     if bytes.len() < INLINE_BYTES {
         pending.put_bytes(sink, bytes);
         pending.finish(sink);

@@ -37,6 +37,21 @@ macro_rules! forward_pushes {
         fn overran(&self) -> bool {
             self.sink.overran()
         }
+
+        #[inline(always)]
+        fn suspend(&mut self) -> (u64, u32) {
+            self.sink.suspend()
+        }
+
+        #[inline(always)]
+        fn push_word(&mut self, word: u64) {
+            self.sink.push_word(word);
+        }
+
+        #[inline(always)]
+        fn resume(&mut self, word: u64, bits: u32) {
+            self.sink.resume(word, bits);
+        }
     };
 }
 
@@ -90,6 +105,33 @@ pub trait BitSink {
     #[inline(always)]
     fn overran(&self) -> bool {
         false
+    }
+
+    /// Hands the bits waiting in the sink (fewer than 64, zero above
+    /// them) to a word gathered outside it (`words::Pending`), which sends
+    /// whole words through [`BitSink::push_word`] and gives the rest back
+    /// through [`BitSink::resume`] before any other call: one shift per
+    /// word where a push shifts again into the sink's own scratch. By
+    /// default none are handed out, and the other two push.
+    #[inline(always)]
+    fn suspend(&mut self) -> (u64, u32) {
+        (0, 0)
+    }
+
+    /// A whole word after the bits [`BitSink::suspend`] handed out and
+    /// the words since.
+    #[inline(always)]
+    fn push_word(&mut self, word: u64) {
+        self.push(word, 64);
+    }
+
+    /// The low `bits` (under 64) bits of `word` gathered after the
+    /// suspended ones, back in the sink.
+    #[inline(always)]
+    fn resume(&mut self, word: u64, bits: u32) {
+        if bits > 0 {
+            self.push(word, bits);
+        }
     }
 }
 

@@ -173,6 +173,24 @@ impl WriterCheckpoint {
         }
     }
 
+    /// A whole word, nothing waiting (`BitSink::suspend`).
+    #[inline(always)]
+    pub(crate) fn store_word(&mut self, store: &mut impl Store, word: u64) {
+        store.u64_at(self.word_index, word);
+        self.word_index += 8;
+    }
+
+    /// `bits` (under 64) waiting again, nothing waiting before
+    /// (`BitSink::resume`); 32 of them stored when there are that many.
+    #[inline(always)]
+    pub(crate) fn resume(&mut self, store: &mut impl Store, word: u64, bits: u32) {
+        self.scratch = word;
+        self.scratch_bits = bits;
+        if bits >= 32 {
+            self.flush_word(store);
+        }
+    }
+
     /// Appends up to 32 bits.
     #[inline(always)]
     pub(crate) fn push32(&mut self, store: &mut impl Store, value: u64, bits: u32) {
@@ -244,6 +262,25 @@ impl BitSink for BitWriter<'_> {
     #[inline(always)]
     fn push(&mut self, value: u64, bits: u32) {
         self.state.push(&mut self.buf, value, bits);
+    }
+
+    #[inline(always)]
+    fn suspend(&mut self) -> (u64, u32) {
+        // Fewer than 32 bits wait, bound for the word at `word_index`:
+        // whole words gathered after them are stored there in turn.
+        let waiting = self.state.scratch();
+        (self.state.scratch, self.state.scratch_bits) = (0, 0);
+        waiting
+    }
+
+    #[inline(always)]
+    fn push_word(&mut self, word: u64) {
+        self.state.store_word(&mut self.buf, word);
+    }
+
+    #[inline(always)]
+    fn resume(&mut self, word: u64, bits: u32) {
+        self.state.resume(&mut self.buf, word, bits);
     }
 
     #[inline]
