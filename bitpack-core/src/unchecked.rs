@@ -461,4 +461,42 @@ pub(crate) mod sse {
             [low as u32, (low >> 32) as u32, high as u32, (high >> 32) as u32]
         }
     }
+
+    // ---- Decode (issue 15, the eighth pass): rows of four steps
+    // dequantized, for `__private::dequantized_row`. ----
+
+    /// `Quantizer::dequantize_unchecked` on four lanes, and whether every
+    /// lane's step is at most its `max_integer` (`dequantize`'s check): the
+    /// same f32 operations in the same order (`cvtdq2ps` is the signed
+    /// conversion it takes below 2^30 steps, then IEEE division, multiply
+    /// and add; nothing fused), the check one compare and one `movmskps`
+    /// for the row. `constants`: each lane's `Quantizer::row_constants`
+    /// (`min`, `delta`, `max_integer` as a float, below 2^23).
+    #[inline(always)]
+    pub(crate) fn dequantized_row(steps: [u32; 4], constants: [(f32, f32, f32); 4]) -> ([f32; 4], bool) {
+        let [ca, cb, cc, cd] = constants;
+        let lanes =
+            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(cd), part(cc), part(cb), part(ca)) };
+        let (min, delta, top) = (lanes(|c| c.0), lanes(|c| c.1), lanes(|c| c.2));
+        // Whole numbers below 2^23: exact as integers.
+        let [ta, tb, tc, td] = [ca.2, cb.2, cc.2, cd.2].map(|top| top as i32);
+        let [a, b, c, d] = steps.map(|step| step as i32);
+        unsafe {
+            let steps = _mm_set_epi32(d, c, b, a);
+            // Refused: above the top as a signed integer, or at or above
+            // 2^31 (negative as one: its sign bit, which `movmskps` takes).
+            let above = _mm_cmpgt_epi32(steps, _mm_set_epi32(td, tc, tb, ta));
+            let refused = _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(above, steps)));
+            let values = _mm_add_ps(_mm_mul_ps(_mm_div_ps(_mm_cvtepi32_ps(steps), top), delta), min);
+            // The lanes as floats (no pointer): the compiler stores four
+            // adjacent fields from the vector as it is.
+            let lanes = [
+                _mm_cvtss_f32(values),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0b01>(values, values)),
+                _mm_cvtss_f32(_mm_movehl_ps(values, values)),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0b11>(values, values)),
+            ];
+            (lanes, refused == 0)
+        }
+    }
 }

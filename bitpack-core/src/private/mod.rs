@@ -42,8 +42,8 @@ pub use run::{
 // ... `Vec`s of derived types through `BitPack::__write_items` /
 // `__read_items`, blocks of quantized floats lane by lane;
 pub use batch::{
-    BLOCK, LaneSums, RowSums, dequantized_lanes, dequantized64_lanes, lane_steps, lane_steps64,
-    quantized_lanes, quantized_row, quantized64_lanes, write_blocks, write_items,
+    BLOCK, LaneSums, RowSums, dequantized_lanes, dequantized_row, dequantized64_lanes, lane_steps,
+    lane_steps64, quantized_lanes, quantized_row, quantized64_lanes, write_blocks, write_items,
 };
 #[cfg(feature = "alloc")]
 pub use batch::{read_blocks, read_items};
