@@ -46,7 +46,7 @@ pub use batch::{
     lane_steps64, quantized_lanes, quantized_row, quantized64_lanes, write_blocks, write_items,
 };
 #[cfg(feature = "alloc")]
-pub use batch::{read_blocks, read_items};
+pub use batch::{BlockSlots, block_slots, read_blocks, read_items};
 // ... a block's elements read through a window of the input;
 pub use window::{Window, close_window, fits_window, read_window};
 // ... change groups (`cached_group` and `group_print` in the
