@@ -37,7 +37,8 @@ pub use ranged::{
 pub use run::{
     NOT_A_LEAF, RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value,
     is_leaf, leaf_bits, leaf_get, leaf_offset, leaf_put, leaf_width, nested_leaf, quantized_bits,
-    quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, unread_run,
+    quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, spread_bools,
+    unread_run,
 };
 // ... `Vec`s of derived types through `BitPack::__write_items` /
 // `__read_items`, blocks of quantized floats lane by lane;

@@ -8,7 +8,7 @@ use crate::expand::codec::{LaneLeaf, RunLeaf, RunParts, codec};
 use crate::expand::names::{Access, Names};
 use crate::ir::encoding::Encoding;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use syn::Ident;
 
 /// How a field of a run maps to leaves.
@@ -406,7 +406,12 @@ pub fn read_windowed(names: &Names, read: &[(&Encoding<'_>, Ident)], window: &Id
         codec(inner).run_leaf()?;
     }
     let (p, widths_name, bits_name, run) = (&names.runtime, &names.widths, &names.run_bits, &names.run);
-    let widths = widths(names, &fields);
+    let mut widths = widths(names, &fields);
+    // An `Option`'s value is taken as the run's last leaf, present or not
+    // (see `read_leaves`): in the run's last load, not one of its own.
+    if let Some(FieldLeaves::Optional(inner)) = fields.last() {
+        widths.extend(codec(inner).run_leaf().map(|leaf| leaf.width(names)));
+    }
     let count = Literal::usize_unsuffixed(widths.len());
     let raw = |index: Literal| quote!(#run.get_in(&mut #window, #widths_name[#index]));
     let ReadLeaves { leaves, rows, values, options, somes } =
@@ -516,11 +521,13 @@ fn read_leaves(
                 let (p, present) = (&names.runtime, take(None));
                 match (window, codec(inner).run_leaf()) {
                     (Some(window), Some(leaf)) => {
-                        // Its bits loaded whether present or not: no branch.
-                        let (width, raw) = (leaf.width(names), names.value(1));
+                        // Its bits taken as the run's last leaf whether
+                        // present or not (no load of its own, no branch),
+                        // given back to the window when absent.
+                        let (width, raw) = (leaf.width(names), take(None));
                         let value = leaf.value(names, quote!(#raw));
                         quote!({
-                            let #raw = #window.take_if(#present != 0, #width);
+                            #window.give_back_unless(#present != 0, #width);
                             if #present != 0 { #p::Some(#value) } else { #p::None }
                         })
                     }
@@ -577,7 +584,46 @@ pub fn as_leaf(
         let index = Literal::usize_unsuffixed(index);
         quote!(#p::leaf_put(#local, #p::leaf_offset(&#widths_name, #index)))
     });
-    let raw = |index: Literal| quote!(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #index), #widths_name[#index]));
+    // Consecutive bools (two to seven) spread to a byte each at once
+    // (`__private::spread_bools`), each then that byte: the compiler stores
+    // them as one word, where a shift, mask and merge a bool measured
+    // ... instructions a snapshot.
+    let bools: Vec<bool> = fields
+        .iter()
+        .flat_map(|field| match field {
+            FieldLeaves::Scalars { leaf, array_len } => vec![leaf.is_bool(); array_len.unwrap_or(1)],
+            FieldLeaves::Parts(parts) => vec![false; parts.widths(names).len()],
+            FieldLeaves::Optional(_) => vec![false],
+        })
+        .collect();
+    let mut spreads = Vec::new();
+    // Each leaf's group: its spread's local and its byte in it.
+    let mut grouped: Vec<Option<(Ident, usize)>> = vec![None; bools.len()];
+    let mut start = 0;
+    while start < bools.len() {
+        let len = bools[start..].iter().take(7).take_while(|bool| **bool).count();
+        if len >= 2 {
+            let (spread, first) = (format_ident!("__spread{start}"), Literal::usize_unsuffixed(start));
+            let count = Literal::u32_unsuffixed(len as u32);
+            spreads.push(quote! {
+                let #spread = #p::spread_bools(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #first), #count));
+            });
+            for (byte, group) in grouped[start..start + len].iter_mut().enumerate() {
+                *group = Some((spread.clone(), byte));
+            }
+        }
+        start += len.max(1);
+    }
+    let raw = |index: Literal| {
+        let at: usize = index.to_string().parse().unwrap_or(usize::MAX);
+        match grouped.get(at) {
+            Some(Some((spread, byte))) => {
+                let offset = Literal::u32_unsuffixed(8 * *byte as u32);
+                quote!(#p::leaf_get(#spread, #offset, 8))
+            }
+            _ => quote!(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #index), #widths_name[#index])),
+        }
+    };
     let ReadLeaves { leaves, values, options, somes, .. } = read_leaves(names, &fields, None, None, &raw);
     let unwrap = (!options.is_empty())
         .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::None; };));
@@ -601,6 +647,7 @@ pub fn as_leaf(
         fn __from_leaf(#word: ::core::primitive::u64) -> #p::Option<Self> {
             #widths_const
             let mut #valid = true;
+            #(#spreads)*
             #(#leaves)*
             #unwrap
             if !#valid {
