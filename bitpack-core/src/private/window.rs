@@ -60,17 +60,6 @@ impl Window<'_> {
         value
     }
 
-    /// Gives back the last `bits` taken unless `kept` (an `Option`'s value
-    /// taken with its run's leaves whether present or not: no load of its
-    /// own and no branch on the presence bit).
-    #[inline(always)]
-    pub fn give_back_unless(&mut self, kept: bool, bits: u32) {
-        // A conditional move: as a plain `if` the compiler branched on the
-        // presence bit, which follows the data (a misprediction in about
-        // one entity in three of the snapshot).
-        self.bit = core::hint::select_unpredictable(kept, self.bit, self.bit - bits as usize);
-    }
-
     /// [`Window::take`] of at most 56 bits.
     #[inline(always)]
     fn load(&mut self, bits: u32) -> u64 {

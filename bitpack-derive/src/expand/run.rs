@@ -406,12 +406,7 @@ pub fn read_windowed(names: &Names, read: &[(&Encoding<'_>, Ident)], window: &Id
         codec(inner).run_leaf()?;
     }
     let (p, widths_name, bits_name, run) = (&names.runtime, &names.widths, &names.run_bits, &names.run);
-    let mut widths = widths(names, &fields);
-    // An `Option`'s value is taken as the run's last leaf, present or not
-    // (see `read_leaves`): in the run's last load, not one of its own.
-    if let Some(FieldLeaves::Optional(inner)) = fields.last() {
-        widths.extend(codec(inner).run_leaf().map(|leaf| leaf.width(names)));
-    }
+    let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
     let raw = |index: Literal| quote!(#run.get_in(&mut #window, #widths_name[#index]));
     let ReadLeaves { leaves, rows, values, options, somes } =
@@ -521,13 +516,14 @@ fn read_leaves(
                 let (p, present) = (&names.runtime, take(None));
                 match (window, codec(inner).run_leaf()) {
                     (Some(window), Some(leaf)) => {
-                        // Its bits taken as the run's last leaf whether
-                        // present or not (no load of its own, no branch),
-                        // given back to the window when absent.
-                        let (width, raw) = (leaf.width(names), take(None));
+                        // Its bits loaded whether present or not: no branch.
+                        // (Taken as the run's last leaf and given back when
+                        // absent, which saves its load, the compiler
+                        // branched on the presence bit however written.)
+                        let (width, raw) = (leaf.width(names), names.value(1));
                         let value = leaf.value(names, quote!(#raw));
                         quote!({
-                            #window.give_back_unless(#present != 0, #width);
+                            let #raw = #window.take_if(#present != 0, #width);
                             if #present != 0 { #p::Some(#value) } else { #p::None }
                         })
                     }
