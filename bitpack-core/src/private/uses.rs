@@ -2924,16 +2924,10 @@ struct RowRead {
     target: Option<u16>,
 }
 
-/// Its run's widths: the floats and the presence bit (the `Option`'s
-/// value, 16 bits, follows the run).
-const ROW_READ_WIDTHS: [u32; 6] = [
-    p::quantize_bits(-8.0, 8.0, 0.01) as u32,
-    p::quantize_bits(-8.0, 8.0, 0.01) as u32,
-    p::quantize_bits(-8.0, 8.0, 0.01) as u32,
-    p::quantize_bits(0.0, 6.3, 0.001) as u32,
-    p::quantize_bits(-1.0, 1.0, 0.5) as u32,
-    1,
-];
+/// Its run's widths: `Rowed`'s floats and the presence bit (the
+/// `Option`'s value, 16 bits, follows the run).
+const ROW_READ_WIDTHS: [u32; 6] =
+    [ROWED_WIDTHS[0], ROWED_WIDTHS[1], ROWED_WIDTHS[2], ROWED_WIDTHS[3], ROWED_WIDTHS[4], 1];
 
 impl p::BitPack for RowRead {
     const MAX_BITS: usize = p::run_bits(&ROW_READ_WIDTHS) + 16;
@@ -2942,11 +2936,8 @@ impl p::BitPack for RowRead {
 
     fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
         p::write_atomic(writer, |writer| {
-            for value in self.v {
-                p::BitWrite::write_compressed_float(writer, value, -8.0, 8.0, 0.01)?;
-            }
-            p::BitWrite::write_compressed_float(writer, self.yaw, 0.0, 6.3, 0.001)?;
-            p::BitWrite::write_compressed_float(writer, self.w, -1.0, 1.0, 0.5)?;
+            // The floats as `Rowed` writes them, one by one.
+            p::BitPack::write_to(&Rowed { v: self.v, yaw: self.yaw, w: self.w }, writer)?;
             p::BitWrite::write_bool(writer, self.target.is_some())?;
             if let p::Some(target) = self.target {
                 p::BitWrite::write_bits(writer, u32::from(target), 16)?;
@@ -2957,12 +2948,7 @@ impl p::BitPack for RowRead {
 
     fn read_from<R: p::BitRead>(reader: &mut R) -> p::Result<Self, p::Error> {
         p::read_atomic(reader, |reader| {
-            let mut v = [0.0; 3];
-            for value in &mut v {
-                *value = p::BitRead::read_compressed_float(reader, -8.0, 8.0, 0.01)?;
-            }
-            let yaw = p::BitRead::read_compressed_float(reader, 0.0, 6.3, 0.001)?;
-            let w = p::BitRead::read_compressed_float(reader, -1.0, 1.0, 0.5)?;
+            let Rowed { v, yaw, w } = <Rowed as p::BitPack>::read_from(reader)?;
             let target = if p::BitRead::read_bool(reader)? {
                 p::Some(p::BitRead::read_bits(reader, 16)? as u16)
             } else {
