@@ -572,4 +572,107 @@ pub(crate) mod sse {
             [low as u32, (low >> 32) as u32, high as u32, (high >> 32) as u32]
         }
     }
+
+    // ---- Decode (issue 15, the eighth pass): rows of four steps
+    // dequantized, for `__private::dequantized_row`. ----
+
+    /// `Quantizer::dequantize_unchecked` on four lanes, and whether every
+    /// lane's step is at most its `max_integer` (`dequantize`'s check): the
+    /// same f32 operations in the same order (`cvtdq2ps` is the signed
+    /// conversion it takes below 2^30 steps, then IEEE division, multiply
+    /// and add; nothing fused), the check one compare and one `movmskps`
+    /// for the row. `constants`: each lane's `Quantizer::row_constants`
+    /// (`min`, `delta`, `max_integer` as a float, below 2^23).
+    #[inline(always)]
+    pub(crate) fn dequantized_row(steps: [u32; 4], constants: [(f32, f32, f32); 4]) -> ([f32; 4], bool) {
+        let [ca, cb, cc, cd] = constants;
+        let lanes =
+            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(cd), part(cc), part(cb), part(ca)) };
+        let (min, delta, top) = (lanes(|c| c.0), lanes(|c| c.1), lanes(|c| c.2));
+        // Whole numbers below 2^23: exact as integers.
+        let [ta, tb, tc, td] = [ca.2, cb.2, cc.2, cd.2].map(|top| top as i32);
+        let [a, b, c, d] = steps.map(|step| step as i32);
+        unsafe {
+            let steps = _mm_set_epi32(d, c, b, a);
+            // Refused: above the top as a signed integer, or at or above
+            // 2^31 (negative as one: its sign bit, which `movmskps` takes).
+            let above = _mm_cmpgt_epi32(steps, _mm_set_epi32(td, tc, tb, ta));
+            let refused = _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(above, steps)));
+            let values = _mm_add_ps(_mm_mul_ps(_mm_div_ps(_mm_cvtepi32_ps(steps), top), delta), min);
+            // The lanes as floats (no pointer): the compiler stores four
+            // adjacent fields from the vector as it is.
+            let lanes = [
+                _mm_cvtss_f32(values),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0b01>(values, values)),
+                _mm_cvtss_f32(_mm_movehl_ps(values, values)),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0b11>(values, values)),
+            ];
+            (lanes, refused == 0)
+        }
+    }
+
+    /// A block's elements written into the room a `Vec` has reserved for
+    /// them (`__private::BlockSlots`), with no capacity test or length
+    /// update per element: each at a constant offset from the block's
+    /// first slot, the length set once when the slots are dropped. (Not
+    /// SSE: kept in this block with the pass's other `unsafe`.)
+    #[cfg(feature = "alloc")]
+    #[derive(Debug)]
+    pub(crate) struct Slots<'v, T> {
+        items: &'v mut alloc::vec::Vec<T>,
+        /// The first slot past `items.len()`.
+        first: *mut T,
+        /// Elements written from `first`, at most `ROOM`.
+        written: usize,
+    }
+
+    /// Slots a block claims: `__private::BLOCK`.
+    #[cfg(feature = "alloc")]
+    const ROOM: usize = crate::private::BLOCK;
+
+    #[cfg(feature = "alloc")]
+    impl<'v, T> Slots<'v, T> {
+        /// The next `ROOM` slots of `items`, `None` unless it has room for them.
+        #[inline(always)]
+        pub(crate) fn new(items: &'v mut alloc::vec::Vec<T>) -> Option<Self> {
+            if items.capacity() - items.len() < ROOM {
+                return None;
+            }
+            // SAFETY: `len < capacity` (the room is at least `ROOM`, which
+            // is positive): one past the initialised elements, inside the
+            // allocation.
+            let first = unsafe { items.as_mut_ptr().add(items.len()) };
+            Some(Slots { items, first, written: 0 })
+        }
+
+        /// Writes `value` into the next slot (dropped instead past the
+        /// `ROOM`th, which a block never puts).
+        #[inline(always)]
+        pub(crate) fn put(&mut self, value: T) {
+            if self.written < ROOM {
+                // SAFETY: `first` is slot `len` (taken in `new`; `items` is
+                // borrowed here, so neither its length nor its allocation
+                // changes but through `drop` below) and `len + written <
+                // len + ROOM <= capacity` (checked in `new`): the slot lies
+                // in the allocation, past the initialised elements and those
+                // written before, written once, with `T`'s alignment (the
+                // vector's pointer plus whole elements).
+                unsafe { self.first.add(self.written).write(value) };
+                self.written += 1;
+            }
+        }
+    }
+
+    #[cfg(feature = "alloc")]
+    impl<T> Drop for Slots<'_, T> {
+        /// Counts the elements written (so they are dropped with the
+        /// vector, or truncated from it by a block read again).
+        #[inline(always)]
+        fn drop(&mut self) {
+            let len = self.items.len() + self.written;
+            // SAFETY: the `written` slots after `len()` were initialised by
+            // `put`, in order, and lie within the capacity (see `put`).
+            unsafe { self.items.set_len(len) }
+        }
+    }
 }

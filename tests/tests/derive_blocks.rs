@@ -492,11 +492,26 @@ proptest! {
     }
 }
 
+/// A nested one-run struct of bools around a ranged int: its consecutive
+/// bools are read at once (two to seven to a spread: 3, then 7 and 2).
+#[derive(BitPack, Debug, Clone, Copy, PartialEq)]
+struct Lights {
+    on: bool,
+    pair: [bool; 2],
+    #[bits(min = 0, max = 2)]
+    mode: u8,
+    left: bool,
+    right: bool,
+    row: [bool; 7],
+}
+
 /// At most 255 bits an element (`__private::fits_window`): its blocks are
 /// read through a window of the input, each element's leaves taken from it
-/// with no check of their own, the `Option`'s value too; refusable leaves of
-/// every kind (a quantized step above the maximum, a ranged int, an enum's
-/// tag, a nested struct's level, the `Option`'s value).
+/// with no check of their own, the `Option`'s value too (its bits taken
+/// with the run's and given back when absent); refusable leaves of every
+/// kind (a quantized step above the maximum, a ranged int, an enum's tag, a
+/// nested struct's level and mode, the `Option`'s value); five `f32`s, in
+/// two rows of four (the second padded).
 #[derive(BitPack, Debug, Clone, Copy, PartialEq)]
 struct Compact {
     #[bits(min = 0, max = 4095)]
@@ -511,6 +526,9 @@ struct Compact {
     #[bits(min = 0, max = 1000)]
     health: u16,
     state: State,
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)]
+    spin: f32,
+    lights: Lights,
     #[bits(min = 0, max = 200)]
     target: Option<u8>,
 }
@@ -535,17 +553,36 @@ fn compacts() -> impl Strategy<Value = Compacts> {
         (0u16..=4095, 0usize..3, [-1024.0f32..1024.0, -1024.0f32..1024.0, -1024.0f32..1024.0]),
         (0.0f32..6.2, -1.0e6f64..1.0e6, 0u16..=1000),
         (any::<bool>(), 0u8..=5, prop_oneof![1 => Just(None), 3 => (0u8..=200).prop_map(Some)]),
+        (-64.0f32..64.0, any::<[bool; 5]>(), 0u8..=2, any::<[bool; 7]>()),
     )
-        .prop_map(|((id, kind, position), (yaw, precise, health), (on, level, target))| Compact {
-            id,
-            kind: [Kind::Still, Kind::Moving, Kind::Gone][kind],
-            position,
-            yaw,
-            precise,
-            health,
-            state: State { on, level, tilt: (level % 3) as i8 - 1 },
-            target,
-        });
+        .prop_map(
+            |(
+                (id, kind, position),
+                (yaw, precise, health),
+                (on, level, target),
+                (spin, bools, mode, row),
+            )| {
+                Compact {
+                    id,
+                    kind: [Kind::Still, Kind::Moving, Kind::Gone][kind],
+                    position,
+                    yaw,
+                    precise,
+                    health,
+                    state: State { on, level, tilt: (level % 3) as i8 - 1 },
+                    spin,
+                    lights: Lights {
+                        on: bools[0],
+                        pair: [bools[1], bools[2]],
+                        mode,
+                        left: bools[3],
+                        right: bools[4],
+                        row,
+                    },
+                    target,
+                }
+            },
+        );
     (0u8..=3, proptest::collection::vec(compact, 0..=MAX_LEN))
         .prop_map(|(head, items)| Compacts { head, items })
 }

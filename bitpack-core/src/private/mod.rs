@@ -37,16 +37,17 @@ pub use ranged::{
 pub use run::{
     NOT_A_LEAF, RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value,
     is_leaf, leaf_bits, leaf_get, leaf_offset, leaf_put, leaf_width, nested_leaf, quantized_bits,
-    quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, unread_run,
+    quantized_value, quantized64_bits, quantized64_value, run_bits, run_fits, run_remains, spread_bools,
+    unread_run,
 };
 // ... `Vec`s of derived types through `BitPack::__write_items` /
 // `__read_items`, blocks of quantized floats lane by lane;
 pub use batch::{
-    BLOCK, LaneSums, RowSums, dequantized_lanes, dequantized64_lanes, lane_steps, lane_steps64,
-    quantized_lanes, quantized_row, quantized64_lanes, write_blocks, write_items,
+    BLOCK, LaneSums, RowSums, dequantized_lanes, dequantized_row, dequantized64_lanes, lane_steps,
+    lane_steps64, quantized_lanes, quantized_row, quantized64_lanes, write_blocks, write_items,
 };
 #[cfg(feature = "alloc")]
-pub use batch::{read_blocks, read_items};
+pub use batch::{BlockSlots, block_slots, read_blocks, read_items};
 // ... a block's elements read through a window of the input;
 pub use window::{Window, close_window, fits_window, read_window};
 // ... change groups (`cached_group` and `group_print` in the

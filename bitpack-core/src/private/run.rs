@@ -247,6 +247,18 @@ pub fn bool_value(raw: u64) -> bool {
     raw != 0
 }
 
+/// Up to seven bools (`bits`, the first in the low bit) as a byte of 0 or
+/// 1 each, the first in the low byte: bit `i` moved to bit `8i` by one
+/// multiply (the shifted copies, `j + 7i`, never meet below seven bits, so
+/// nothing carries). A nested leaf's consecutive bools each take their
+/// byte, which the compiler stores as the word it is.
+#[inline(always)]
+pub fn spread_bools(bits: u64) -> u64 {
+    // 2^(7i) for i below 7.
+    const COPIES: u64 = 0x0408_1020_4081;
+    ((bits & 0x7F).wrapping_mul(COPIES)) & 0x0001_0101_0101_0101
+}
+
 /// A plain `f32` as a leaf: its IEEE bits.
 #[inline(always)]
 pub fn f32_bits(value: f32) -> u64 {
@@ -441,6 +453,19 @@ mod tests {
         let mut valid = true;
         quantized_value(0, 1.0, 1.0, 0.01, &mut valid);
         assert!(!valid);
+    }
+
+    /// Every pattern of seven bools (and bits above them, ignored): each
+    /// bool in its byte, as 0 or 1.
+    #[test]
+    fn bools_spread_to_a_byte_each() {
+        for bits in 0..1u64 << 9 {
+            let spread = spread_bools(bits | 0xFF00_0000_0000_0000);
+            for bool in 0..8 {
+                let expected = if bool < 7 { (bits >> bool) & 1 } else { 0 };
+                assert_eq!((spread >> (8 * bool)) & 0xFF, expected, "{bits:#b} bool {bool}");
+            }
+        }
     }
 
     #[test]

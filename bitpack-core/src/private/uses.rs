@@ -2905,3 +2905,160 @@ fn adaptive_len_sequences_as_generated() {
         p::schema::vec(1000, <u16 as p::BitPack>::SCHEMA)
     );
 }
+
+/// `#[derive(BitPack)] struct RowRead { #[quantize(min = -8.0, max = 8.0,
+/// res = 0.01)] v: [f32; 3], #[quantize(min = 0.0, max = 6.3, res =
+/// 0.001)] yaw: f32, #[quantize(min = -1.0, max = 1.0, res = 0.5)] w: f32,
+/// target: Option<u16> }` as `expand/batch.rs` and `run.rs` read a window's
+/// block of it (the eighth pass): each element's five `f32` leaves taken as
+/// steps and dequantized in two rows of four (`dequantized_row`, the second
+/// padded with the step 0 under `(0, 1, 1)`), the `Option`'s value loaded
+/// whether present or not (`take_if`), each element put into the room
+/// reserved for the block (`block_slots`). Its `write_to` and `read_from`
+/// are the fields' own calls, as the scalar path's.
+#[derive(Debug, Clone, PartialEq)]
+struct RowRead {
+    v: [f32; 3],
+    yaw: f32,
+    w: f32,
+    target: Option<u16>,
+}
+
+/// Its run's widths: `Rowed`'s floats and the presence bit (the
+/// `Option`'s value, 16 bits, follows the run).
+const ROW_READ_WIDTHS: [u32; 6] =
+    [ROWED_WIDTHS[0], ROWED_WIDTHS[1], ROWED_WIDTHS[2], ROWED_WIDTHS[3], ROWED_WIDTHS[4], 1];
+
+impl p::BitPack for RowRead {
+    const MAX_BITS: usize = p::run_bits(&ROW_READ_WIDTHS) + 16;
+    const MIN_BITS: usize = p::run_bits(&ROW_READ_WIDTHS);
+    const SCHEMA: u64 = 0;
+
+    fn write_to<W: p::BitWrite>(&self, writer: &mut W) -> p::Result<(), p::Error> {
+        p::write_atomic(writer, |writer| {
+            // The floats as `Rowed` writes them, one by one.
+            p::BitPack::write_to(&Rowed { v: self.v, yaw: self.yaw, w: self.w }, writer)?;
+            p::BitWrite::write_bool(writer, self.target.is_some())?;
+            if let p::Some(target) = self.target {
+                p::BitWrite::write_bits(writer, u32::from(target), 16)?;
+            }
+            p::Ok(())
+        })
+    }
+
+    fn read_from<R: p::BitRead>(reader: &mut R) -> p::Result<Self, p::Error> {
+        p::read_atomic(reader, |reader| {
+            let Rowed { v, yaw, w } = <Rowed as p::BitPack>::read_from(reader)?;
+            let target = if p::BitRead::read_bool(reader)? {
+                p::Some(p::BitRead::read_bits(reader, 16)? as u16)
+            } else {
+                p::None
+            };
+            p::Ok(RowRead { v, yaw, w, target })
+        })
+    }
+
+    fn __read_items<R: p::BitRead>(
+        reader: &mut R,
+        len: usize,
+        items: &mut p::Vec<Self>,
+    ) -> p::Result<(), p::Error> {
+        // The derive emits this under `p::fits_window(MAX_BITS)`, a test of
+        // constants that holds here.
+        p::read_blocks(reader, len, items, |reader, items| {
+            let mut valid = true;
+            let p::Some(mut slots) = p::block_slots(items) else {
+                return p::Ok(false);
+            };
+            let mut pad = p::None;
+            let mut window = p::read_window(&*reader, &mut pad);
+            // The derive writes the eight elements out one after another.
+            for _ in 0..8 {
+                let (v, yaw, w, target) = {
+                    const WIDTHS: [u32; 6] = ROW_READ_WIDTHS;
+                    let mut run = p::RunReader::new(p::run_bits(&WIDTHS));
+                    let leaf0 = p::lane_steps(run.get_in(&mut window, WIDTHS[0]));
+                    let leaf1 = p::lane_steps(run.get_in(&mut window, WIDTHS[1]));
+                    let leaf2 = p::lane_steps(run.get_in(&mut window, WIDTHS[2]));
+                    let leaf3 = p::lane_steps(run.get_in(&mut window, WIDTHS[3]));
+                    let leaf4 = p::lane_steps(run.get_in(&mut window, WIDTHS[4]));
+                    let leaf5 = run.get_in(&mut window, WIDTHS[5]);
+                    let [leaf0, leaf1, leaf2, leaf3] = p::dequantized_row(
+                        [leaf0, leaf1, leaf2, leaf3],
+                        [(-8.0, 8.0, 0.01), (-8.0, 8.0, 0.01), (-8.0, 8.0, 0.01), (0.0, 6.3, 0.001)],
+                        &mut valid,
+                    );
+                    let [leaf4, _, _, _] = p::dequantized_row(
+                        [leaf4, 0u32, 0u32, 0u32],
+                        [
+                            (-1.0, 1.0, 0.5),
+                            (0.0f32, 1.0f32, 1.0f32),
+                            (0.0f32, 1.0f32, 1.0f32),
+                            (0.0f32, 1.0f32, 1.0f32),
+                        ],
+                        &mut valid,
+                    );
+                    ([leaf0, leaf1, leaf2], leaf3, leaf4, {
+                        let value1 = window.take_if(leaf5 != 0, 16);
+                        if leaf5 != 0 { p::Some(value1 as u16) } else { p::None }
+                    })
+                };
+                if !valid {
+                    return p::Ok(false);
+                }
+                slots.put(RowRead { v, yaw, w, target });
+            }
+            let taken = window.end();
+            p::Ok(valid && p::close_window(reader, taken))
+        })
+    }
+}
+
+#[test]
+fn rows_read_as_generated() {
+    assert!(p::fits_window(<RowRead as p::BitPack>::MAX_BITS));
+    let items: alloc::vec::Vec<RowRead> = (0..21)
+        .map(|i| {
+            let f = i as f32;
+            let target = (i % 3 != 1).then_some(i as u16 * 3001);
+            RowRead { v: [f * 0.37 - 4.0, 7.0 - f * 0.6, -f * 0.3], yaw: f * 0.3, w: f / 21.0 - 0.4, target }
+        })
+        .collect();
+    let mut buf = [0u8; 512];
+    let mut writer = BitWriter::new(&mut buf);
+    p::write_len(&mut writer, items.len(), 24).unwrap();
+    let start = writer.bits_written();
+    items.iter().for_each(|item| p::BitPack::write_to(item, &mut writer).unwrap());
+    let bits = writer.bits_written();
+    let used = writer.finish().unwrap();
+    // Every cut, and `w`'s steps raised past its maximum (4) in elements
+    // of both blocks and the tail: what the elements' own reads give, at
+    // the same bit.
+    let (base, w_offset) = (p::run_bits(&ROW_READ_WIDTHS), p::run_bits(&ROW_READ_WIDTHS[..4]));
+    let w_at = |element: usize| {
+        let before: usize =
+            items[..element].iter().map(|item| base + if item.target.is_some() { 16 } else { 0 }).sum();
+        start + before + w_offset
+    };
+    for (element, step) in [(None, 0), (Some(2), 5), (Some(9), 7), (Some(15), 6), (Some(20), 7)] {
+        let mut bytes = buf;
+        if let p::Some(element) = element {
+            for bit in 0..3 {
+                let at = w_at(element) + bit;
+                bytes[at / 8] = bytes[at / 8] & !(1 << (at % 8)) | (((step >> bit) & 1) << (at % 8));
+            }
+        }
+        for cut in (0..=used).rev() {
+            let (mut blocks, mut scalar) = (BitReader::new(&bytes[..cut]), BitReader::new(&bytes[..cut]));
+            let read: p::Result<alloc::vec::Vec<RowRead>, _> = p::read_items(&mut blocks, 24);
+            let one_by_one = p::read_vec(&mut scalar, 24, base, RowRead::read_from);
+            assert_eq!(read, one_by_one, "{element:?} cut at {cut}");
+            assert_eq!(blocks.bits_read(), scalar.bits_read());
+            if cut == used && element.is_none() {
+                assert_eq!((read.map(|read| read.len()), blocks.bits_read()), (Ok(items.len()), bits));
+            } else if cut == used {
+                assert_eq!(read.unwrap_err().kind(), ErrorKind::OutOfRange);
+            }
+        }
+    }
+}

@@ -501,18 +501,24 @@ fn read_windowed(names: &Names, fields: &Fields<'_>, fused: &[Item]) -> Option<T
     let construct = pattern::construct(names, quote!(Self), fields);
     // A branch on the flag after each element: otherwise its checks are
     // kept to the block's end, each in a byte of the stack.
+    // Each element put straight into the room reserved for the block
+    // (`BlockSlots`: no capacity test or length update per element).
+    let slots = format_ident!("__slots");
     let each = (0..BLOCK).map(|_| {
         quote!({
             #(#reads)*
             if !#valid {
                 return #p::Ok(false);
             }
-            #p::Vec::push(#items, #construct);
+            #slots.put(#construct);
         })
     });
     Some(quote! {
         #p::read_blocks(#reader, #len, #items, #[inline(always)] |#reader, #items| {
             let mut #valid = true;
+            let #p::Some(mut #slots) = #p::block_slots(#items) else {
+                return #p::Ok(false);
+            };
             let mut #pad = #p::None;
             let mut #window = #p::read_window(&*#reader, &mut #pad);
             #(#each)*

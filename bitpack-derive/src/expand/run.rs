@@ -8,7 +8,7 @@ use crate::expand::codec::{LaneLeaf, RunLeaf, RunParts, codec};
 use crate::expand::names::{Access, Names};
 use crate::ir::encoding::Encoding;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use syn::Ident;
 
 /// How a field of a run maps to leaves.
@@ -346,7 +346,7 @@ pub fn read_in(names: &Names, read: &[(&Encoding<'_>, Ident)], block: Option<&In
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
     let raw = |index: Literal| quote!(#run.get(#reader, #widths_name[#index]));
-    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, block, None, &raw);
+    let ReadLeaves { leaves, values, options, somes, .. } = read_leaves(names, &fields, block, None, &raw);
     if block.is_some() {
         let unwrap = (!options.is_empty())
             .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::Ok(false); };));
@@ -409,7 +409,8 @@ pub fn read_windowed(names: &Names, read: &[(&Encoding<'_>, Ident)], window: &Id
     let widths = widths(names, &fields);
     let count = Literal::usize_unsuffixed(widths.len());
     let raw = |index: Literal| quote!(#run.get_in(&mut #window, #widths_name[#index]));
-    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, None, Some(window), &raw);
+    let ReadLeaves { leaves, rows, values, options, somes } =
+        read_leaves(names, &fields, None, Some(window), &raw);
     let unwrap = (!options.is_empty())
         .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::Ok(false); };));
     let bindings = read.iter().map(|(_, local)| local);
@@ -419,23 +420,29 @@ pub fn read_windowed(names: &Names, read: &[(&Encoding<'_>, Ident)], window: &Id
             const #bits_name: ::core::primitive::usize = #p::run_bits(&#widths_name);
             let mut #run = #p::RunReader::new(#bits_name);
             #(#leaves)*
+            #(#rows)*
             #unwrap
             (#(#values,)*)
         };
     })
 }
 
-/// A run's leaves read: the statements binding them, each field's value
-/// (in order), and the fields read as an `Option` (`options`, bound to
-/// `somes` once all are `Some`).
+/// A run's leaves read: the statements binding them, those that set the
+/// values of the leaves read as steps (`rows`, after `leaves`), each
+/// field's value (in order), and the fields read as an `Option`
+/// (`options`, bound to `somes` once all are `Some`).
 struct ReadLeaves {
     leaves: Vec<TokenStream>,
+    rows: Vec<TokenStream>,
     values: Vec<TokenStream>,
     options: Vec<Ident>,
     somes: Vec<Ident>,
 }
 
-/// The leaves of `fields`, leaf `index`'s bits from `raw(index)`.
+/// The leaves of `fields`, leaf `index`'s bits from `raw(index)`. Through a
+/// `window`, the quantized `f32` leaves bind their steps and are
+/// dequantized four at a time after the run (`__private::dequantized_row`,
+/// each local then bound again to its value).
 fn read_leaves(
     names: &Names,
     fields: &[FieldLeaves<'_>],
@@ -447,22 +454,32 @@ fn read_leaves(
     let mut values = Vec::new();
     let mut raw_index = 0usize;
     let mut fallible = Vec::new();
+    // The leaves dequantized in rows: each local and its declaration.
+    let mut in_rows: Vec<(Ident, TokenStream)> = Vec::new();
     for (position, field) in fields.iter().enumerate() {
         let mut take = |leaf: Option<&dyn RunLeaf>| {
             let local = names.leaf(raw_index);
             let index = Literal::usize_unsuffixed(raw_index);
             let raw = raw(index);
             let in_block = block.and_then(|block| Some(((block.steps)(raw_index)?, leaf?.lane()?)));
-            let value = match (leaf, in_block) {
-                (_, Some((steps, lane_leaf))) => {
+            let in_row = window.and(leaf).and_then(|leaf| {
+                let lane = leaf.lane()?;
+                Some((lane, lane.row()?))
+            });
+            let value = match (leaf, in_block, in_row) {
+                (_, _, Some((lane_leaf, declaration))) => {
+                    in_rows.push((local.clone(), declaration));
+                    lane_leaf.steps(names, raw)
+                }
+                (_, Some((steps, lane_leaf)), None) => {
                     let steps_value = lane_leaf.steps(names, raw);
                     quote!({
                         #steps = #steps_value;
                         0.0
                     })
                 }
-                (Some(leaf), None) => leaf.value(names, raw),
-                (None, None) => raw,
+                (Some(leaf), None, None) => leaf.value(names, raw),
+                (None, None, None) => raw,
             };
             leaves.push(quote!(let #local = #value;));
             raw_index += 1;
@@ -500,6 +517,9 @@ fn read_leaves(
                 match (window, codec(inner).run_leaf()) {
                     (Some(window), Some(leaf)) => {
                         // Its bits loaded whether present or not: no branch.
+                        // (Taken as the run's last leaf and given back when
+                        // absent, which saves its load, the compiler
+                        // branched on the presence bit however written.)
                         let (width, raw) = (leaf.width(names), names.value(1));
                         let value = leaf.value(names, quote!(#raw));
                         quote!({
@@ -516,7 +536,24 @@ fn read_leaves(
         });
     }
     let (options, somes) = fallible.into_iter().unzip();
-    ReadLeaves { leaves, values, options, somes }
+    let rows = in_rows
+        .chunks(4)
+        .map(|row| {
+            let (p, valid) = (&names.runtime, &names.valid);
+            // Unused lanes: the step 0 under a declaration that takes it.
+            let unused = (row.len()..4).map(|_| (quote!(0u32), quote!((0.0f32, 1.0f32, 1.0f32))));
+            let (steps, declarations): (Vec<_>, Vec<_>) = row
+                .iter()
+                .map(|(local, declaration)| (quote!(#local), declaration.clone()))
+                .chain(unused)
+                .unzip();
+            let bound = row.iter().map(|(local, _)| quote!(#local)).chain((row.len()..4).map(|_| quote!(_)));
+            quote! {
+                let [#(#bound),*] = #p::dequantized_row([#(#steps),*], [#(#declarations),*], &mut #valid);
+            }
+        })
+        .collect();
+    ReadLeaves { leaves, rows, values, options, somes }
 }
 
 /// A struct whose fields are one run, as one leaf of a parent's run:
@@ -543,8 +580,47 @@ pub fn as_leaf(
         let index = Literal::usize_unsuffixed(index);
         quote!(#p::leaf_put(#local, #p::leaf_offset(&#widths_name, #index)))
     });
-    let raw = |index: Literal| quote!(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #index), #widths_name[#index]));
-    let ReadLeaves { leaves, values, options, somes } = read_leaves(names, &fields, None, None, &raw);
+    // Consecutive bools (two to seven) spread to a byte each at once
+    // (`__private::spread_bools`), each then that byte: the compiler stores
+    // them as one word, where a shift, mask and merge a bool measured
+    // ... instructions a snapshot.
+    let bools: Vec<bool> = fields
+        .iter()
+        .flat_map(|field| match field {
+            FieldLeaves::Scalars { leaf, array_len } => vec![leaf.is_bool(); array_len.unwrap_or(1)],
+            FieldLeaves::Parts(parts) => vec![false; parts.widths(names).len()],
+            FieldLeaves::Optional(_) => vec![false],
+        })
+        .collect();
+    let mut spreads = Vec::new();
+    // Each leaf's group: its spread's local and its byte in it.
+    let mut grouped: Vec<Option<(Ident, usize)>> = vec![None; bools.len()];
+    let mut start = 0;
+    while start < bools.len() {
+        let len = bools[start..].iter().take(7).take_while(|bool| **bool).count();
+        if len >= 2 {
+            let (spread, first) = (format_ident!("__spread{start}"), Literal::usize_unsuffixed(start));
+            let count = Literal::u32_unsuffixed(len as u32);
+            spreads.push(quote! {
+                let #spread = #p::spread_bools(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #first), #count));
+            });
+            for (byte, group) in grouped[start..start + len].iter_mut().enumerate() {
+                *group = Some((spread.clone(), byte));
+            }
+        }
+        start += len.max(1);
+    }
+    let raw = |index: Literal| {
+        let at: usize = index.to_string().parse().unwrap_or(usize::MAX);
+        match grouped.get(at) {
+            Some(Some((spread, byte))) => {
+                let offset = Literal::u32_unsuffixed(8 * *byte as u32);
+                quote!(#p::leaf_get(#spread, #offset, 8))
+            }
+            _ => quote!(#p::leaf_get(#word, #p::leaf_offset(&#widths_name, #index), #widths_name[#index])),
+        }
+    };
+    let ReadLeaves { leaves, values, options, somes, .. } = read_leaves(names, &fields, None, None, &raw);
     let unwrap = (!options.is_empty())
         .then(|| quote!(let (#(#p::Some(#somes),)*) = (#(#options,)*) else { return #p::None; };));
     let bindings = read.iter().map(|(_, local)| local);
@@ -567,6 +643,7 @@ pub fn as_leaf(
         fn __from_leaf(#word: ::core::primitive::u64) -> #p::Option<Self> {
             #widths_const
             let mut #valid = true;
+            #(#spreads)*
             #(#leaves)*
             #unwrap
             if !#valid {

@@ -51,4 +51,8 @@ impl RunLeaf for Bool<'_> {
         let p = &names.runtime;
         quote!(#p::bool_value(#raw))
     }
+
+    fn is_bool(&self) -> bool {
+        true
+    }
 }

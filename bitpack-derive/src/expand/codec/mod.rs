@@ -96,6 +96,12 @@ pub trait RunLeaf {
     fn lane(&self) -> Option<&dyn LaneLeaf> {
         None
     }
+    /// Whether it is a `bool` (one bit, `bool_value` of it), which a
+    /// nested leaf's read takes with its neighbouring bools at once
+    /// (`run::as_leaf`).
+    fn is_bool(&self) -> bool {
+        false
+    }
 }
 
 /// A run leaf a block of `__private::BLOCK` elements computes lane by lane
