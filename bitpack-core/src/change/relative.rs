@@ -246,6 +246,23 @@ pub(crate) fn write_quantized_steps<W: BitWrite>(
     baseline: Option<u64>,
     max_steps: u64,
 ) -> Result<(), Error> {
+    let (prefix, prefix_bits, payload, payload_bits) = steps_code(steps, baseline, max_steps);
+    // One reservation and one push for prefix and payload (at most 2 + 64
+    // bits: split only past 64): all of it is written, or none.
+    writer.reserve((prefix_bits + payload_bits) as usize)?;
+    if prefix_bits + payload_bits <= 64 {
+        writer.push(prefix | payload << prefix_bits, prefix_bits + payload_bits);
+    } else {
+        writer.push(prefix, prefix_bits);
+        writer.push(payload, payload_bits);
+    }
+    Ok(())
+}
+
+/// The code [`write_quantized_steps`] writes: its prefix and payload, and
+/// their widths.
+#[inline(always)]
+fn steps_code(steps: u64, baseline: Option<u64>, max_steps: u64) -> (u64, u32, u64, u32) {
     let bits = bit_length_u128(u128::from(max_steps));
     // The difference in i64: below 2^62 steps (every quantized float has at
     // most 2^53) a subtraction, cheaper than i128 (a constant test for a
@@ -257,23 +274,79 @@ pub(crate) fn write_quantized_steps<W: BitWrite>(
     };
     let mid = mid_bits(bits);
     let half = 1i64 << (mid - 1);
-    let (prefix, prefix_bits, payload, payload_bits) = match difference {
+    match difference {
         Some(difference) if (NEAR_MIN..=NEAR_MAX).contains(&difference) => {
             (0, 1, (difference - NEAR_MIN) as u64, NEAR_BITS)
         }
         Some(difference) if (-half..half).contains(&difference) => (0b01, 2, (difference + half) as u64, mid),
         _ => (0b11, 2, steps & low_mask(bits), bits),
-    };
-    // One reservation and one push for prefix and payload (at most 2 + 64
-    // bits: split only past 64): all of it is written, or none.
-    writer.reserve((prefix_bits + payload_bits) as usize)?;
-    if prefix_bits + payload_bits <= 64 {
-        writer.push(prefix | payload << prefix_bits, prefix_bits + payload_bits);
-    } else {
-        writer.push(prefix, prefix_bits);
-        writer.push(payload, payload_bits);
     }
-    Ok(())
+}
+
+/// The codes of a group's quantized steps, as `write_quantized_steps`
+/// writes them one after the other, gathered for one reservation and at
+/// most two pushes: a writer's push tests whether its word filled, which
+/// codes of varying widths make hard to predict. The codes are added last
+/// first, each shifting the others up (a funnel shift: no test of which
+/// word a code lands in). Holds up to 128 bits; past that, or with a code
+/// of 64 bits or more, it writes nothing (the group is then written code by
+/// code).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepCodes {
+    low: u64,
+    high: u64,
+    len: u32,
+    full: bool,
+}
+
+impl StepCodes {
+    /// No codes yet.
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The code of `steps` against `baseline` (see `write_quantized_steps`),
+    /// before the codes added so far.
+    #[inline(always)]
+    pub(crate) fn add_before(&mut self, steps: u64, baseline: Option<u64>, max_steps: u64) {
+        let (prefix, prefix_bits, payload, payload_bits) = steps_code(steps, baseline, max_steps);
+        let width = prefix_bits + payload_bits;
+        // A constant test for a derived declaration (an `f32`'s codes are
+        // at most 34 bits).
+        if width >= 64 {
+            self.full = true;
+        }
+        // No test per code for the 128 bits: past them the length says so
+        // (`write` refuses), whatever the words hold.
+        let shift = width % 64;
+        self.high = (((u128::from(self.high) << 64 | u128::from(self.low)) << shift) >> 64) as u64;
+        self.low = self.low << shift | (prefix | payload << prefix_bits);
+        self.len = self.len.saturating_add(width);
+    }
+
+    /// A code that cannot be gathered (a declaration refused): the group
+    /// is written code by code, where it fails as it should.
+    #[inline(always)]
+    pub(crate) fn refuse(&mut self) {
+        self.full = true;
+    }
+
+    /// Writes the codes gathered, all of them (`true`) or, when they are
+    /// not all held or do not all fit, none (`false`).
+    #[inline(always)]
+    pub fn write<W: BitWrite>(self, writer: &mut W) -> bool {
+        if self.full || self.len > 128 || writer.reserve(self.len as usize).is_err() {
+            return false;
+        }
+        if self.len > 64 {
+            writer.push(self.low, 64);
+            writer.push(self.high, self.len - 64);
+        } else if self.len > 0 {
+            writer.push(self.low, self.len);
+        }
+        true
+    }
 }
 
 /// Reads what [`write_relative_steps`] wrote against the same `baseline`
@@ -550,6 +623,77 @@ mod tests {
         let mut reader = BitReader::new(&buf);
         let _ = reader.read_bits(2 + 6).unwrap();
         assert_eq!(reader.read_bits(3).unwrap(), 0b101);
+    }
+
+    /// `StepCodes` writes the bits `write_quantized_steps` writes code by
+    /// code, or nothing: past 128 bits, with a code of 64 bits or more, or
+    /// when the codes do not all fit the buffer (where code by code fails).
+    #[test]
+    fn gathered_codes_write_what_the_codes_one_by_one_do_or_nothing() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let widths = [40, 204_800, 12_800, (1 << 32) - 1, 1 << 41, 1 << 53, 1 << 62, u64::MAX];
+        let (mut gathered, mut refused) = (0, 0);
+        for case in 0..20_000 {
+            let count = 1 + next() % 8;
+            let lead = (next() % 40) as u32;
+            let codes: [(u64, Option<u64>, u64); 8] = core::array::from_fn(|_| {
+                let max_steps = widths[(next() % widths.len() as u64) as usize];
+                let steps = next() % max_steps.saturating_add(1).max(1);
+                let baseline = match next() % 4 {
+                    0 => None,
+                    1 => Some(steps.saturating_add(next() % 8).saturating_sub(4)),
+                    2 => Some(steps.saturating_add(next() % 2000).saturating_sub(1000)),
+                    _ => Some(next() % max_steps.saturating_add(1).max(1)),
+                };
+                (steps, baseline, max_steps)
+            });
+            let codes = &codes[..count as usize];
+            // Room for everything, or cut anywhere in the codes.
+            let bytes = if case % 3 == 0 { (next() % 64) as usize } else { 64 };
+            let mut one_by_one = [0u8; 64];
+            let mut writer = BitWriter::new(&mut one_by_one[..bytes]);
+            let fits = writer.write_bits(0, lead.max(1)).is_ok()
+                && codes.iter().all(|&(steps, baseline, max)| {
+                    write_quantized_steps(&mut writer, steps, baseline, max).is_ok()
+                });
+            let (expected_bits, _) = (writer.bits_written(), writer.finish());
+            let mut all = StepCodes::new();
+            for &(steps, baseline, max) in codes.iter().rev() {
+                all.add_before(steps, baseline, max);
+            }
+            let mut at_once = [0u8; 64];
+            let mut writer = BitWriter::new(&mut at_once[..bytes]);
+            if writer.write_bits(0, lead.max(1)).is_err() {
+                continue;
+            }
+            let before = writer.bits_written();
+            if all.write(&mut writer) {
+                gathered += 1;
+                assert!(fits, "{codes:?} in {bytes} bytes");
+                assert_eq!(writer.bits_written(), expected_bits);
+                let _ = writer.finish();
+                assert_eq!(at_once, one_by_one, "{codes:?}");
+            } else {
+                refused += 1;
+                assert_eq!(writer.bits_written(), before);
+                // Refused only when code by code fails, holds more than
+                // 128 bits, or has a code of 64 bits or more.
+                let wide = expected_bits - before > 128
+                    || codes.iter().any(|&(steps, baseline, max)| {
+                        let (_, prefix, _, payload) = steps_code(steps, baseline, max);
+                        prefix + payload >= 64
+                    });
+                assert!(!fits || wide, "{codes:?} in {bytes} bytes refused");
+            }
+        }
+        // Both ways taken, often.
+        assert!(gathered > 5_000 && refused > 1_000, "{gathered} gathered, {refused} refused");
     }
 
     #[test]

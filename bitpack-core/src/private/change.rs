@@ -349,6 +349,7 @@ macro_rules! relative_float {
     ($module:ident, $float:ident, $quantizer:ident, $int:ident, $write:literal, $read:literal) => {
         #[doc = concat!("`#[bitpack(relative)]` on a `#[quantize(min, max, res)]` `", stringify!($float), "`.")]
         pub mod $module {
+            pub use crate::change::relative::StepCodes;
             use crate::change::relative::write_quantized_steps;
             use crate::change::relative::{StepsBaseline, read_steps};
             use crate::error::{Error, ErrorKind};
@@ -491,6 +492,44 @@ macro_rules! relative_float {
                 let rate_quantizer = $quantizer::new(rate_min, rate_max, rate_res).ok_or(invalid)?;
                 let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
                 write_quantized_steps(writer, steps, base, u64::from(quantizer.max_integer()))
+            }
+
+            /// [`write_steps`]'s code, before those gathered in `codes` (see [`StepCodes`]);
+            /// a declaration it would refuse leaves `codes` full.
+            #[inline(always)]
+            pub fn code_steps(
+                codes: &mut StepCodes,
+                steps: u64,
+                base: Option<u64>,
+                min: $float,
+                max: $float,
+                res: $float,
+            ) {
+                match $quantizer::new(min, max, res) {
+                    Some(quantizer) => codes.add_before(steps, base, u64::from(quantizer.max_integer())),
+                    None => codes.refuse(),
+                }
+            }
+
+            /// [`write_predicted_steps`]'s code gathered into `codes`, as
+            /// [`code_steps`].
+            #[inline(always)]
+            pub fn code_predicted_steps(
+                codes: &mut StepCodes,
+                steps: u64,
+                base: Option<u64>,
+                (rate, rate_min, rate_max, rate_res, dt): (Option<u64>, $float, $float, $float, $float),
+                min: $float,
+                max: $float,
+                res: $float,
+            ) {
+                match ($quantizer::new(min, max, res), $quantizer::new(rate_min, rate_max, rate_res)) {
+                    (Some(quantizer), Some(rate_quantizer)) => {
+                        let base = predicted_steps(&quantizer, base, &rate_quantizer, rate, dt);
+                        codes.add_before(steps, base, u64::from(quantizer.max_integer()))
+                    }
+                    _ => codes.refuse(),
+                }
             }
 
             /// `#[bitpack(relative(rate = field, dt = D))]`: [`write`], coded against

@@ -3062,3 +3062,70 @@ fn rows_read_as_generated() {
         }
     }
 }
+
+/// The relative codes of a group of relative floats in `write_delta_cached`
+/// (`expand/change_groups/cached.rs`, `steps_group`): gathered last first in
+/// a `StepCodes` (`code_steps`, `code_predicted_steps`) for one reservation,
+/// written one by one (`write_steps`, `write_predicted_steps`) when they do
+/// not all fit; either way the closures' bits, or their error at their bit.
+#[test]
+fn a_group_of_relative_floats_gathers_its_codes() {
+    let write = |(x, v): (f32, f32), (bx, bv): (f32, f32), bytes: usize| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf[..bytes]);
+        let writer = &mut writer;
+        let mut valid = true;
+        let now_steps0 = p::quantized_bits(x, -10.0, 10.0, 0.01, &mut valid);
+        let now_steps1 = p::quantized_bits(v, -4.0, 4.0, 0.01, &mut valid);
+        assert!(valid);
+        p::BitWrite::write_bool(writer, true)?;
+        let base_steps0 = p::relative_f32::agreed(p::None, bx, -10.0, 10.0, 0.01);
+        let base_steps1 = p::relative_f32::agreed(p::None, bv, -4.0, 4.0, 0.01);
+        let mut codes = p::relative_f32::StepCodes::new();
+        p::relative_f32::code_steps(&mut codes, now_steps1, base_steps1, -4.0, 4.0, 0.01);
+        p::relative_f32::code_predicted_steps(
+            &mut codes,
+            now_steps0,
+            base_steps0,
+            (base_steps1, -4.0, 4.0, 0.01, 0.5),
+            -10.0,
+            10.0,
+            0.01,
+        );
+        if !codes.write(writer) {
+            p::relative_f32::write_predicted_steps(
+                writer,
+                now_steps0,
+                base_steps0,
+                (base_steps1, -4.0, 4.0, 0.01, 0.5),
+                -10.0,
+                10.0,
+                0.01,
+            )?;
+            p::relative_f32::write_steps(writer, now_steps1, base_steps1, -4.0, 4.0, 0.01)?;
+        }
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    // The closures' form.
+    let plain = |(x, v): (f32, f32), (bx, bv): (f32, f32), bytes: usize| {
+        let mut buf = [0u8; 16];
+        let mut writer = BitWriter::new(&mut buf[..bytes]);
+        let writer = &mut writer;
+        p::BitWrite::write_bool(writer, true)?;
+        p::relative_f32::write_predicted(writer, x, bx, (bv, -4.0, 4.0, 0.01, 0.5), -10.0, 10.0, 0.01)?;
+        p::relative_f32::write(writer, v, bv, -4.0, 4.0, 0.01)?;
+        p::Ok::<_, crate::Error>((writer.bits_written(), buf))
+    };
+    let then = (1.0, 2.0);
+    for now in [(2.0, 2.0), (1.0, -3.0), (9.5, 0.0), (2.01, 2.01)] {
+        for bytes in 0..=16 {
+            match (write(now, then, bytes), plain(now, then, bytes)) {
+                (Ok(gathered), Ok(expected)) => assert_eq!(gathered, expected, "{now:?} in {bytes} bytes"),
+                (Err(gathered), Err(expected)) => {
+                    assert_eq!((gathered.kind(), gathered.bit()), (expected.kind(), expected.bit()))
+                }
+                (gathered, expected) => panic!("{now:?} in {bytes} bytes: {gathered:?}, {expected:?}"),
+            }
+        }
+    }
+}

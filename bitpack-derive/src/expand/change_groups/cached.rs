@@ -148,6 +148,8 @@ impl Code<'_, '_> {
         let this = quote!(self);
         let base_of = quote!(#baseline);
         let (mut lets, mut widths, mut bases, mut writes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut codes, codes_name) = (Vec::new(), format_ident!("__codes"));
+        let mut codes_module = None;
         let mut widths_only: Vec<TokenStream> = Vec::new();
         let (held, held_bits) = (format_ident!("__held"), format_ident!("__held_bits"));
         for (leaf_index, &(position, index, leaf)) in leaves.iter().enumerate() {
@@ -192,16 +194,24 @@ impl Code<'_, '_> {
                             quote!(#module::agreed(#p::None, #held, #rate_min, #rate_max, #rate_res))
                         }
                     };
-                    quote! {
-                        #module::write_predicted_steps(
-                            #writer, #steps, #base, (#rate_base, #rate_min, #rate_max, #rate_res, #dt), #min, #max, #res,
-                        )?;
-                    }
+                    let predict = quote!((#rate_base, #rate_min, #rate_max, #rate_res, #dt));
+                    codes.push(quote! {
+                        #module::code_predicted_steps(&mut #codes_name, #steps, #base, #predict, #min, #max, #res);
+                    });
+                    quote!(#module::write_predicted_steps(#writer, #steps, #base, #predict, #min, #max, #res)?;)
                 }
-                None => quote!(#module::write_steps(#writer, #steps, #base, #min, #max, #res)?;),
+                None => {
+                    codes.push(
+                        quote!(#module::code_steps(&mut #codes_name, #steps, #base, #min, #max, #res);),
+                    );
+                    quote!(#module::write_steps(#writer, #steps, #base, #min, #max, #res)?;)
+                }
             };
+            codes_module.get_or_insert(module);
             writes.push(write);
         }
+        let codes_module = codes_module?;
+        let codes_last_first = codes.iter().rev();
         let slot = self.slot(group.record).0;
         let then = self.write_items(&group.items, &base_of);
         let print = format_ident!("__print");
@@ -224,7 +234,14 @@ impl Code<'_, '_> {
                 )? {
                     let #held_bits = #p::held_bits(#held, 0 #(+ #widths_only)*);
                     #(#bases)*
-                    #(#writes)*
+                    // The codes in one reservation (gathered last first);
+                    // when they do not all fit, one by one, failing where
+                    // they should.
+                    let mut #codes_name = #codes_module::StepCodes::new();
+                    #(#codes_last_first)*
+                    if !#codes_name.write(#writer) {
+                        #(#writes)*
+                    }
                 }
             } else {
                 #fallback
