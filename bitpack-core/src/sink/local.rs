@@ -17,12 +17,46 @@ use crate::error::Error;
 pub trait Detach: BitSink + Reserve + Sized {
     /// This sink by value, leaving a husk that [`Local`]'s drop overwrites.
     fn detach(&mut self) -> Self;
+
+    /// [`BitSink::push`] while held in a [`Local`]: the writer lets up to 63
+    /// bits wait and stores 8 bytes at a time (its state is in registers
+    /// there); [`Detach::settle`] puts it back in its own form.
+    #[inline(always)]
+    fn local_push(&mut self, value: u64, bits: u32) {
+        self.push(value, bits);
+    }
+
+    /// [`BitSink::resume`] while held in a [`Local`].
+    #[inline(always)]
+    fn local_resume(&mut self, word: u64, bits: u32) {
+        self.resume(word, bits);
+    }
+
+    /// Back to the sink's own form after [`Detach::local_push`], before
+    /// anything else writes to it (its drop, a window, a long string).
+    #[inline(always)]
+    fn settle(&mut self) {}
 }
 
 impl Detach for BitWriter<'_> {
     #[inline(always)]
     fn detach(&mut self) -> Self {
         self.take_buffer()
+    }
+
+    #[inline(always)]
+    fn local_push(&mut self, value: u64, bits: u32) {
+        self.push_wide(value, bits);
+    }
+
+    #[inline(always)]
+    fn local_resume(&mut self, word: u64, bits: u32) {
+        self.resume_wide(word, bits);
+    }
+
+    #[inline(always)]
+    fn settle(&mut self) {
+        BitWriter::settle(self);
     }
 }
 
@@ -58,18 +92,65 @@ impl<'s, S: Detach> Local<'s, S> {
 impl<S: Detach> Drop for Local<'_, S> {
     #[inline(always)]
     fn drop(&mut self) {
+        self.sink.settle();
         core::mem::swap(self.origin, &mut self.sink);
     }
 }
 
+// Checkpoints are the sink's state as it is (a writer's in its wide form):
+// taken and put back inside the local, never past its drop.
 impl<S: Detach> BitSink for Local<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    forward_pushes!();
+    #[inline(always)]
+    fn checkpoint(&self) -> Self::Checkpoint {
+        self.sink.checkpoint()
+    }
+
+    #[inline(always)]
+    fn rewind(&mut self, checkpoint: Self::Checkpoint) {
+        self.sink.rewind(checkpoint);
+    }
+
+    #[inline(always)]
+    fn position(&self) -> usize {
+        self.sink.position()
+    }
 
     #[inline(always)]
     fn reserve(&self, bits: usize) -> Result<(), Error> {
         self.sink.reserve(bits)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, value: u64, bits: u32) {
+        self.sink.local_push(value, bits);
+    }
+
+    #[inline(always)]
+    fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+        self.sink.settle();
+        self.sink.push_aligned_bytes(bytes);
+    }
+
+    #[inline(always)]
+    fn overran(&self) -> bool {
+        self.sink.overran()
+    }
+
+    #[inline(always)]
+    fn suspend(&mut self) -> (u64, u32) {
+        self.sink.suspend()
+    }
+
+    #[inline(always)]
+    fn push_word(&mut self, word: u64) {
+        self.sink.push_word(word);
+    }
+
+    #[inline(always)]
+    fn resume(&mut self, word: u64, bits: u32) {
+        self.sink.local_resume(word, bits);
     }
 }
 
@@ -94,7 +175,17 @@ impl<S: Detach> Reserve for Local<'_, S> {
         Local::new(&mut self.sink)
     }
 
-    forward_window!(S);
+    type Window<'t>
+        = <S as Reserve>::Window<'t>
+    where
+        Self: 't;
+
+    #[inline(always)]
+    fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
+        // A window takes the writer in its own form.
+        self.sink.settle();
+        self.sink.window(bits)
+    }
 }
 
 /// A sink inside a reservation, held by value (a [`Reserved`] sink's
