@@ -277,4 +277,113 @@ mod tests {
         }
         assert_eq!(counter.position(), 12);
     }
+
+    /// One step of a stream of pushes (see the test below).
+    #[derive(Clone, Copy, Debug)]
+    enum Step {
+        Push(u64, u32),
+        /// `suspend`, then `put` of these, then `resume`, as `words::Pending`.
+        Gathered(u64, u32, u64),
+        Aligned(usize),
+        Window(u64, u32),
+        Rewound(u64, u32),
+    }
+
+    fn run<S: BitSink + Reserve>(sink: &mut S, steps: &[Step], text: &[u8]) {
+        for &step in steps {
+            match step {
+                Step::Push(value, bits) => sink.push(value, bits),
+                Step::Gathered(value, bits, word) => {
+                    let mut pending = crate::words::Pending::after(sink, value, bits);
+                    pending.put(sink, word, 64);
+                    pending.put(sink, value, bits);
+                    pending.finish(sink);
+                }
+                Step::Aligned(len) => {
+                    let padding = crate::bits::align_padding(sink.position());
+                    sink.push(0, padding);
+                    sink.push_aligned_bytes(&text[..len]);
+                }
+                // Near the buffer's end there is no window: the same bits.
+                Step::Window(value, bits) => {
+                    if let Some(mut window) = sink.window(64) {
+                        window.push(value, bits);
+                        continue;
+                    }
+                    sink.push(value, bits);
+                }
+                Step::Rewound(value, bits) => {
+                    let start = sink.checkpoint();
+                    sink.push(value, bits);
+                    sink.push(u64::MAX, 64);
+                    sink.rewind(start);
+                }
+            }
+        }
+    }
+
+    /// A writer's local lets up to 63 bits wait and stores 8 bytes at a
+    /// time; after every number of bits already written (0 to 63), every
+    /// kind of push through it (widths 1 to 64, gathered words, long aligned
+    /// bytes, a window, a rewind, a nested local) lands as the same pushes
+    /// through the writer itself: bytes, position and length, into a buffer
+    /// that ends where the bits do.
+    #[test]
+    fn a_writers_local_writes_as_the_writer() {
+        let text: [u8; 80] = core::array::from_fn(|index| (index as u8).wrapping_mul(37) ^ 0x5A);
+        let (mut all, mut count) = ([Step::Rewound(3, 2); 96], 1);
+        let mut add = |step| {
+            all[count] = step;
+            count += 1;
+        };
+        for bits in 1..=64u32 {
+            let value = 0x9E37_79B9_7F4A_7C15_u64.rotate_left(bits) & crate::bits::low_mask(bits);
+            add(Step::Push(value, bits));
+            if bits % 9 == 0 {
+                add(Step::Gathered(value >> 1, bits - 1, value.rotate_left(7)));
+                add(Step::Rewound(value, bits));
+            }
+            if bits % 21 == 0 {
+                add(Step::Aligned(64 + bits as usize / 4));
+                add(Step::Window(value, bits));
+            }
+        }
+        let steps = &all[..count];
+        for lead in 0..64u32 {
+            let lead_value = 0x5555_5555_5555_5555 & crate::bits::low_mask(lead);
+            let mut direct = [0u8; 1024];
+            let mut writer = BitWriter::new(&mut direct);
+            writer.push(lead_value, lead);
+            run(&mut writer, steps, &text);
+            let bits = writer.position();
+            let len = writer.finish().unwrap();
+            for split in [0, 1, steps.len() / 2, steps.len()] {
+                let mut through = [0u8; 1024];
+                let mut writer = BitWriter::new(&mut through[..len]);
+                writer.push(lead_value, lead);
+                {
+                    let mut local = writer.local();
+                    run(&mut local, &steps[..split], &text);
+                    let mut nested = local.local();
+                    run(&mut nested, &steps[split..], &text);
+                    assert_eq!(nested.position(), bits, "after {lead}, split {split}");
+                }
+                assert_eq!(writer.position(), bits, "after {lead}, split {split}");
+                assert_eq!(writer.finish(), Ok(len), "after {lead}, split {split}");
+                assert_eq!(through[..len], direct[..len], "after {lead}, split {split}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_counters_local_counts_as_the_counter() {
+        let mut counter = BitCounter::new();
+        counter.push(0, 5);
+        {
+            let mut local = counter.local();
+            local.push(0, 7);
+            assert_eq!(local.position(), 12);
+        }
+        assert_eq!(counter.position(), 12);
+    }
 }
