@@ -4,7 +4,9 @@
 //! all the compiler knows, makes it store and load the state again. A
 //! [`Local`] is the sink moved out by value (the writer's buffer taken, the
 //! rest copied) and moved back when it is dropped, so in between its state
-//! lives in registers. The bits and checks are the sink's own.
+//! lives in registers. The bits and checks are the sink's own; a writer
+//! there lets up to 63 bits wait and stores 8 bytes at a time, and is put
+//! back in its own form (fewer than 32 waiting) before it moves back.
 
 use super::counter::BitCounter;
 use super::fingerprint::BitFingerprint;
@@ -102,20 +104,7 @@ impl<S: Detach> Drop for Local<'_, S> {
 impl<S: Detach> BitSink for Local<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    #[inline(always)]
-    fn checkpoint(&self) -> Self::Checkpoint {
-        self.sink.checkpoint()
-    }
-
-    #[inline(always)]
-    fn rewind(&mut self, checkpoint: Self::Checkpoint) {
-        self.sink.rewind(checkpoint);
-    }
-
-    #[inline(always)]
-    fn position(&self) -> usize {
-        self.sink.position()
-    }
+    forward_state!();
 
     #[inline(always)]
     fn reserve(&self, bits: usize) -> Result<(), Error> {
@@ -131,21 +120,6 @@ impl<S: Detach> BitSink for Local<'_, S> {
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
         self.sink.settle();
         self.sink.push_aligned_bytes(bytes);
-    }
-
-    #[inline(always)]
-    fn overran(&self) -> bool {
-        self.sink.overran()
-    }
-
-    #[inline(always)]
-    fn suspend(&mut self) -> (u64, u32) {
-        self.sink.suspend()
-    }
-
-    #[inline(always)]
-    fn push_word(&mut self, word: u64) {
-        self.sink.push_word(word);
     }
 
     #[inline(always)]

@@ -21,8 +21,9 @@ use crate::unchecked::Words;
 #[derive(Debug)]
 pub struct BitWriter<'a> {
     buf: Words<'a>,
-    /// Pending bits (low bit first; always fewer than 32 between pushes)
-    /// and the byte offset where they go (a multiple of 4).
+    /// Pending bits (low bit first; fewer than 32 between pushes, up to 63
+    /// while held in a local: `push_wide`) and the byte offset where they
+    /// go (a multiple of 4).
     state: WriterCheckpoint,
     capacity_bits: usize,
 }
@@ -329,8 +330,8 @@ impl BitSink for BitWriter<'_> {
 
     #[inline(always)]
     fn suspend(&mut self) -> (u64, u32) {
-        // Fewer than 32 bits wait, bound for the word at `word_index`:
-        // whole words gathered after them are stored there in turn.
+        // Fewer than 64 bits wait (32 but in a local), bound for the word
+        // at `word_index`: whole words gathered after them go there in turn.
         let waiting = self.state.scratch();
         (self.state.scratch, self.state.scratch_bits) = (0, 0);
         waiting
