@@ -5,8 +5,31 @@
 //! sealed: this module is private to the crate.
 
 /// [`BitSink`]'s methods but `reserve` for a sink that passes everything to
-/// its `sink` field (a reservation, a local).
+/// its `sink` field (a reservation).
 macro_rules! forward_pushes {
+    () => {
+        forward_state!();
+
+        #[inline(always)]
+        fn push(&mut self, value: u64, bits: u32) {
+            self.sink.push(value, bits);
+        }
+
+        #[inline(always)]
+        fn push_aligned_bytes(&mut self, bytes: &[u8]) {
+            self.sink.push_aligned_bytes(bytes);
+        }
+
+        #[inline(always)]
+        fn resume(&mut self, word: u64, bits: u32) {
+            self.sink.resume(word, bits);
+        }
+    };
+}
+
+/// [`BitSink`]'s methods that read or move the state of the `sink` field
+/// as it is (a reservation's, a local's).
+macro_rules! forward_state {
     () => {
         #[inline(always)]
         fn checkpoint(&self) -> Self::Checkpoint {
@@ -24,16 +47,6 @@ macro_rules! forward_pushes {
         }
 
         #[inline(always)]
-        fn push(&mut self, value: u64, bits: u32) {
-            self.sink.push(value, bits);
-        }
-
-        #[inline(always)]
-        fn push_aligned_bytes(&mut self, bytes: &[u8]) {
-            self.sink.push_aligned_bytes(bytes);
-        }
-
-        #[inline(always)]
         fn overran(&self) -> bool {
             self.sink.overran()
         }
@@ -46,11 +59,6 @@ macro_rules! forward_pushes {
         #[inline(always)]
         fn push_word(&mut self, word: u64) {
             self.sink.push_word(word);
-        }
-
-        #[inline(always)]
-        fn resume(&mut self, word: u64, bits: u32) {
-            self.sink.resume(word, bits);
         }
     };
 }

@@ -21,8 +21,9 @@ use crate::unchecked::Words;
 #[derive(Debug)]
 pub struct BitWriter<'a> {
     buf: Words<'a>,
-    /// Pending bits (low bit first; always fewer than 32 between pushes)
-    /// and the byte offset where they go (a multiple of 4).
+    /// Pending bits (low bit first; fewer than 32 between pushes, up to 63
+    /// while held in a local: `push_wide`) and the byte offset where they
+    /// go (a multiple of 4).
     state: WriterCheckpoint,
     capacity_bits: usize,
 }
@@ -71,6 +72,24 @@ impl<'a> BitWriter<'a> {
             state: self.state,
             capacity_bits: self.capacity_bits,
         }
+    }
+
+    /// [`WriterCheckpoint::push_wide`] into this writer's buffer.
+    #[inline(always)]
+    pub(crate) fn push_wide(&mut self, value: u64, bits: u32) {
+        self.state.push_wide(&mut self.buf, value, bits);
+    }
+
+    /// [`WriterCheckpoint::resume_wide`].
+    #[inline(always)]
+    pub(crate) fn resume_wide(&mut self, word: u64, bits: u32) {
+        self.state.resume_wide(word, bits);
+    }
+
+    /// [`WriterCheckpoint::settle`] into this writer's buffer.
+    #[inline(always)]
+    pub(crate) fn settle(&mut self) {
+        self.state.settle(&mut self.buf);
     }
 
     /// Its buffer and its state, borrowed apart (for `sink::window`).
@@ -173,6 +192,51 @@ impl WriterCheckpoint {
         }
     }
 
+    /// `BitSink::push` for a writer held in a local (`sink::local`): up to
+    /// 63 bits wait, and 8 bytes are stored once 64 do, where `push` stores
+    /// 4 every 32 (half the stores and checks for a run of short fields).
+    /// [`WriterCheckpoint::settle`] puts it back to fewer than 32.
+    #[inline(always)]
+    pub(crate) fn push_wide(&mut self, store: &mut impl Store, value: u64, bits: u32) {
+        debug_assert!(self.scratch_bits < 64 && bits <= 64 && (bits == 64 || value >> bits == 0));
+        let waiting = self.scratch_bits % 64;
+        let low = self.scratch | (value << waiting);
+        let total = waiting + bits;
+        if bits == 64 || total >= 64 {
+            store.u64_at(self.word_index, low);
+            self.word_index += 8;
+            // `value >> (64 - waiting)`: under 64 bits pushed, `waiting` is
+            // at least 1 here, and two plain shifts do; 64 may come after
+            // none waiting (0), one funnel shift.
+            self.scratch = if bits == 64 {
+                ((u128::from(value) << waiting) >> 64) as u64
+            } else {
+                (value >> 1) >> (63 - waiting)
+            };
+            self.scratch_bits = total - 64;
+        } else {
+            self.scratch = low;
+            self.scratch_bits = total;
+        }
+    }
+
+    /// `bits` (under 64) waiting again in a local's wide form (nothing
+    /// waiting before): no store.
+    #[inline(always)]
+    pub(crate) fn resume_wide(&mut self, word: u64, bits: u32) {
+        self.scratch = word;
+        self.scratch_bits = bits;
+    }
+
+    /// Back from [`WriterCheckpoint::push_wide`]'s form to the writer's
+    /// own: 32 of the waiting bits stored when there are that many.
+    #[inline(always)]
+    pub(crate) fn settle(&mut self, store: &mut impl Store) {
+        if self.scratch_bits >= 32 {
+            self.flush_word(store);
+        }
+    }
+
     /// A whole word, nothing waiting (`BitSink::suspend`).
     #[inline(always)]
     pub(crate) fn store_word(&mut self, store: &mut impl Store, word: u64) {
@@ -266,8 +330,8 @@ impl BitSink for BitWriter<'_> {
 
     #[inline(always)]
     fn suspend(&mut self) -> (u64, u32) {
-        // Fewer than 32 bits wait, bound for the word at `word_index`:
-        // whole words gathered after them are stored there in turn.
+        // Fewer than 64 bits wait (32 but in a local), bound for the word
+        // at `word_index`: whole words gathered after them go there in turn.
         let waiting = self.state.scratch();
         (self.state.scratch, self.state.scratch_bits) = (0, 0);
         waiting
