@@ -616,6 +616,15 @@ pub(crate) mod sse {
         }
     }
 
+    /// Each lane's `Quantizer::row_constants` as three vectors: `min`,
+    /// `delta` and the top step as a float, lane `i` from `constants[i]`.
+    #[inline(always)]
+    fn columns([a, b, c, d]: [(f32, f32, f32); 4]) -> (__m128, __m128, __m128) {
+        let column =
+            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(d), part(c), part(b), part(a)) };
+        (column(|c| c.0), column(|c| c.1), column(|c| c.2))
+    }
+
     /// `Quantizer::quantize_lane` on four lanes: the same f32 operations in
     /// the same order (IEEE division, no fused multiply-add), `maxps` and
     /// `minps` giving what its `max(0.0)` and select give (NaN to 0,
@@ -623,10 +632,7 @@ pub(crate) mod sse {
     /// each lane's `Quantizer::row_constants`.
     #[inline(always)]
     pub(crate) fn quantized_row([a, b, c, d]: [f32; 4], constants: [(f32, f32, f32); 4]) -> [u32; 4] {
-        let [ca, cb, cc, cd] = constants;
-        let lanes =
-            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(cd), part(cc), part(cb), part(ca)) };
-        let (min, delta, top) = (lanes(|c| c.0), lanes(|c| c.1), lanes(|c| c.2));
+        let (min, delta, top) = columns(constants);
         unsafe {
             let value = _mm_set_ps(d, c, b, a);
             let normalized = _mm_max_ps(_mm_div_ps(_mm_sub_ps(value, min), delta), _mm_setzero_ps());
@@ -654,12 +660,9 @@ pub(crate) mod sse {
     /// (`min`, `delta`, `max_integer` as a float, below 2^23).
     #[inline(always)]
     pub(crate) fn dequantized_row(steps: [u32; 4], constants: [(f32, f32, f32); 4]) -> ([f32; 4], bool) {
-        let [ca, cb, cc, cd] = constants;
-        let lanes =
-            |part: fn((f32, f32, f32)) -> f32| unsafe { _mm_set_ps(part(cd), part(cc), part(cb), part(ca)) };
-        let (min, delta, top) = (lanes(|c| c.0), lanes(|c| c.1), lanes(|c| c.2));
+        let (min, delta, top) = columns(constants);
         // Whole numbers below 2^23: exact as integers.
-        let [ta, tb, tc, td] = [ca.2, cb.2, cc.2, cd.2].map(|top| top as i32);
+        let [ta, tb, tc, td] = constants.map(|(_, _, top)| top as i32);
         let [a, b, c, d] = steps.map(|step| step as i32);
         unsafe {
             let steps = _mm_set_epi32(d, c, b, a);

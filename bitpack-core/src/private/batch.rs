@@ -292,23 +292,35 @@ pub fn quantized_row(
     sums: &mut RowSums,
     valid: &mut bool,
 ) -> [u32; 4] {
-    // Each lane written out (not `array::map`, which was not inlined: the
-    // constants did not fold).
-    let new = |(min, max, res): (f32, f32, f32)| Quantizer::new(min, max, res);
-    let [a, b, c, d] = declarations;
-    let (Some(a), Some(b), Some(c), Some(d)) = (new(a), new(b), new(c), new(d)) else {
+    let Some([a, b, c, d]) = row_quantizers(declarations) else {
         *valid = false;
         return [0; 4];
     };
     sums.add(values);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if let (Some(a), Some(b), Some(c), Some(d)) =
-        (a.row_constants(), b.row_constants(), c.row_constants(), d.row_constants())
-    {
-        return crate::unchecked::sse::quantized_row(values, [a, b, c, d]);
+    if let Some(constants) = row_constants([&a, &b, &c, &d]) {
+        return crate::unchecked::sse::quantized_row(values, constants);
     }
     let [w, x, y, z] = values;
     [a.quantize_lane(w), b.quantize_lane(x), c.quantize_lane(y), d.quantize_lane(z)]
+}
+
+/// A row's four quantizers, `None` if a declaration is refused. Each lane
+/// written out (not `array::map`, which was not inlined: the constants did
+/// not fold).
+#[inline(always)]
+fn row_quantizers([a, b, c, d]: [(f32, f32, f32); 4]) -> Option<[Quantizer; 4]> {
+    let new = |(min, max, res): (f32, f32, f32)| Quantizer::new(min, max, res);
+    Some([new(a)?, new(b)?, new(c)?, new(d)?])
+}
+
+/// The SSE2 constants of a row's quantizers (`Quantizer::row_constants`),
+/// `None` if one lane's declaration is past 2^23 steps (the row is then
+/// computed lane by lane).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn row_constants([a, b, c, d]: [&Quantizer; 4]) -> Option<[(f32, f32, f32); 4]> {
+    Some([a.row_constants()?, b.row_constants()?, c.row_constants()?, d.row_constants()?])
 }
 
 /// Four quantized `f32` leaves of one element read (`steps`, each from
@@ -320,18 +332,13 @@ pub fn quantized_row(
 /// not used). Unused lanes: the step 0 under `(0.0, 1.0, 1.0)`.
 #[inline(always)]
 pub fn dequantized_row(steps: [u32; 4], declarations: [(f32, f32, f32); 4], valid: &mut bool) -> [f32; 4] {
-    // Each lane written out, as in `quantized_row` (the constants fold).
-    let new = |(min, max, res): (f32, f32, f32)| Quantizer::new(min, max, res);
-    let [a, b, c, d] = declarations;
-    let (Some(a), Some(b), Some(c), Some(d)) = (new(a), new(b), new(c), new(d)) else {
+    let Some([a, b, c, d]) = row_quantizers(declarations) else {
         *valid = false;
         return [0.0; 4];
     };
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if let (Some(a), Some(b), Some(c), Some(d)) =
-        (a.row_constants(), b.row_constants(), c.row_constants(), d.row_constants())
-    {
-        let (values, accepted) = crate::unchecked::sse::dequantized_row(steps, [a, b, c, d]);
+    if let Some(constants) = row_constants([&a, &b, &c, &d]) {
+        let (values, accepted) = crate::unchecked::sse::dequantized_row(steps, constants);
         *valid &= accepted;
         return values;
     }

@@ -248,11 +248,8 @@ impl WriterCheckpoint {
     /// (`BitSink::resume`); 32 of them stored when there are that many.
     #[inline(always)]
     pub(crate) fn resume(&mut self, store: &mut impl Store, word: u64, bits: u32) {
-        self.scratch = word;
-        self.scratch_bits = bits;
-        if bits >= 32 {
-            self.flush_word(store);
-        }
+        self.resume_wide(word, bits);
+        self.settle(store);
     }
 
     /// Appends up to 32 bits.
