@@ -105,10 +105,7 @@ impl<T: BitPack> BitPack for Option<T> {
     #[inline(always)]
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         match self {
-            Some(value) => private::write_atomic(writer, |writer| {
-                writer.write_bool(true)?;
-                value.write_to(writer)
-            }),
+            Some(value) => private::write_atomic(writer, |writer| value.__write_some(writer)),
             None => writer.write_bool(false),
         }
     }

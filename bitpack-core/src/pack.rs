@@ -79,6 +79,18 @@ pub trait BitPack: Sized {
     /// Writes the value's bits.
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error>;
 
+    /// Not part of the API (generated code only): writes `Some` of the
+    /// value, as an `Option`'s `write_to` does: its presence bit (set),
+    /// then the value. A derived enum whose variants' fields are all
+    /// fixed-width scalars overrides it to push the three at once; the
+    /// bits, errors and positions are these.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __write_some<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
+        writer.write_bool(true)?;
+        self.write_to(writer)
+    }
+
     /// Reads a value written by [`BitPack::write_to`].
     fn read_from<R: BitRead>(reader: &mut R) -> Result<Self, Error>;
 

@@ -33,6 +33,8 @@ pub use ranged::{
     ranged_i8, ranged_i16, ranged_i32, ranged_i64, ranged_i128, ranged_isize, ranged_u8, ranged_u16,
     ranged_u32, ranged_u64, ranged_u128, ranged_usize,
 };
+// ... an `Option` of an enum of fixed-width fields in one push;
+pub use variant::{Gathered, write_some};
 // ... fused runs;
 pub use run::{
     NOT_A_LEAF, RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value,
@@ -145,6 +147,7 @@ mod rotation;
 mod run;
 #[cfg(all(test, feature = "alloc"))]
 mod uses;
+mod variant;
 mod window;
 
 #[cfg(feature = "alloc")]

@@ -410,6 +410,29 @@ impl p::BitPack for Shape {
         )
     }
 
+    // Its fields are all run leaves (expand/some.rs): `Some` of it in one push.
+    #[inline(always)]
+    fn __write_some<__W: p::BitWrite>(&self, __writer: &mut __W) -> p::Result<(), p::Error> {
+        let mut __valid = true;
+        let __gathered = match self {
+            Self::Empty => p::Gathered::some(0, p::tag_bits(3) as ::core::primitive::u32),
+            Self::Dot(__field0, __field1) => p::Gathered::some(1, p::tag_bits(3) as ::core::primitive::u32)
+                .put(
+                    p::ranged_u8::run_bits(*__field0, 0, 3, &mut __valid),
+                    (p::ranged_u8::bits(0, 3) as ::core::primitive::u32),
+                )
+                .put(p::bool_bits(*__field1), 1),
+            Self::Line { len: __field0 } => p::Gathered::some(2, p::tag_bits(3) as ::core::primitive::u32)
+                .put(
+                    p::quantized_bits(*__field0, 0.0, 10.0, 0.5, &mut __valid),
+                    (p::quantize_bits(0.0, 10.0, 0.5) as ::core::primitive::u32),
+                ),
+        };
+        p::write_some(__writer, __valid, __gathered, |__writer| {
+            <Self as p::BitPack>::write_to(self, __writer)
+        })
+    }
+
     fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
         p::read_atomic(
             reader,
@@ -460,6 +483,31 @@ fn enums_write_their_tag_then_the_variant() {
     assert_ne!(<Shape as p::BitPack>::SCHEMA, <Never as p::BitPack>::SCHEMA);
     let problem = p::max_bytes_problem("Shape", 65, 8).unwrap();
     assert!(problem.as_str().contains("MAX_BITS = 65"));
+}
+
+#[test]
+fn some_of_an_enum_of_run_leaves_is_the_bit_then_the_enum() {
+    // Gathered: the bit, the tag, the fields.
+    assert_eq!(round_trip(&Some(Shape::Empty)), 1 + 2);
+    assert_eq!(round_trip(&Some(Shape::Dot(3, true))), 1 + 2 + 2 + 1);
+    let (bytes, _) = encode(&Some(Shape::Dot(2, true)));
+    // The bool (1), the field (2), the tag (1), the presence bit (1).
+    assert_eq!(bytes, [(1 << 5) | (2 << 3) | (1 << 1) | 1]);
+    assert_eq!(round_trip(&Some(Shape::Line { len: 9.5 })), 1 + 2 + 5);
+    // Refused (4 is past the range, a NaN is no step): as the bit and the
+    // enum's own write refuse it, at the field's bit; in too short a
+    // buffer at the presence bit or the tag.
+    for (shape, kind) in [
+        (Shape::Dot(4, false), ErrorKind::OutOfRange),
+        (Shape::Line { len: f32::NAN }, ErrorKind::NonFiniteFloat),
+    ] {
+        let mut buf = [0u8; 2];
+        let error = Some(shape).write_to(&mut BitWriter::new(&mut buf)).unwrap_err();
+        assert_eq!((error.kind(), error.bit()), (kind, 3));
+    }
+    let mut writer = BitWriter::new(&mut []);
+    let error = Some(Shape::Empty).write_to(&mut writer).unwrap_err();
+    assert_eq!((error.kind(), error.bit(), writer.bits_written()), (ErrorKind::BufferFull, 0, 0));
 }
 
 /// Every `ranged_<int>` and `relative_<int>` module, named as in

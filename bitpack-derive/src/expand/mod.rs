@@ -25,6 +25,7 @@ mod problem;
 mod run;
 mod runtime;
 mod sign_scope;
+mod some;
 mod tokens;
 
 use crate::expand::names::Names;
@@ -84,6 +85,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
         _ => TokenStream::new(),
     };
     let leaf = leaf::expand(&names, &plan.body, atomic);
+    let some = some::expand(&names, &plan.body, atomic);
     let columns = columns::expand(&names, plan);
     // A struct that is one fused run is a few instructions: inline it
     // always (left to the compiler, a nested one was called out of line).
@@ -117,6 +119,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
                 }
 
                 #leaf
+                #some
                 #blocks
             }
             #scope

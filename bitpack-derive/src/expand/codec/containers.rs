@@ -146,6 +146,17 @@ impl Codec for Optional<'_> {
     fn write(&self, names: &Names, access: &Access, depth: usize) -> TokenStream {
         let (p, writer, reference) = (&names.runtime, &names.writer, access.reference());
         let item = names.value(depth);
+        // A type of its own writes `Some` of itself (`BitPack::__write_some`:
+        // a derived enum of fixed-width fields, with its presence bit, in one
+        // push).
+        if let (Encoding::Nested(_), Some(ty)) = (&*self.inner, codec(&self.inner).own_impl()) {
+            return quote! {
+                match #reference {
+                    #p::Some(#item) => <#ty as #p::BitPack>::__write_some(#item, #writer)?,
+                    #p::None => #p::BitWrite::write_bool(#writer, false)?,
+                }
+            };
+        }
         let write_inner = codec(&self.inner).write(names, &Access::Ref(quote!(#item)), depth + 1);
         quote! {
             match #reference {
