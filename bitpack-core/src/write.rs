@@ -260,8 +260,7 @@ pub trait BitWrite: BitSink + Reserve {
         let padding = align_padding(self.position());
         let total = plus_bytes(padding as usize, bytes.len());
         self.reserve(total.unwrap_or(usize::MAX))?;
-        let pending = Pending::after(self, 0, padding);
-        push_after(self, pending, bytes);
+        push_text(self, 0, padding, bytes);
         Ok(())
     }
 
@@ -396,8 +395,7 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
     sink.reserve(total.unwrap_or(usize::MAX))?;
     if length_bits + padding < 64 {
         // The padding is the zero bits above the length.
-        let pending = Pending::after(sink, bytes.len() as u64, length_bits + padding);
-        push_after(sink, pending, bytes);
+        push_text(sink, bytes.len() as u64, length_bits + padding, bytes);
     } else {
         sink.push(bytes.len() as u64, length_bits);
         sink.push(0, padding);
@@ -410,15 +408,22 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
 /// length and padding; longer ones through the sink's aligned copy.
 const INLINE_BYTES: usize = 64;
 
-/// `pending` (a length and padding that end on a byte boundary), then
-/// `bytes`: a short string in one or a few pushes, inlined.
+/// The low `header_bits` (under 64) of `header` (a length and padding
+/// that end on a byte boundary), then `bytes`: a short
+/// string stored straight into a writer's buffer when it has room
+/// (`BitSink::store_text`), else gathered a word at a time and pushed, all
+/// inlined; a long one through the sink's aligned copy.
 #[inline(always)]
-fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending<true>, bytes: &[u8]) {
+fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, bytes: &[u8]) {
     if bytes.len() < INLINE_BYTES {
+        if sink.store_text(header, header_bits, bytes) {
+            return;
+        }
+        let mut pending = Pending::after(sink, header, header_bits);
         pending.put_bytes(sink, bytes);
         pending.finish(sink);
     } else {
-        pending.finish(sink);
+        Pending::after(sink, header, header_bits).finish(sink);
         sink.push_aligned_bytes(bytes);
     }
 }
@@ -467,5 +472,96 @@ fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {
     } else {
         sink.push(value as u64, 64);
         sink.push((value >> 64) as u64, bits - 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BitWriter;
+    use crate::sink::Reserve;
+
+    /// `write_text` through `writer`: after `lead` bits, a string of every
+    /// length up to `max_len` (and past it, refused).
+    fn text_through<W: BitWrite>(
+        writer: &mut W,
+        lead: (u64, u32),
+        text: &str,
+        max_len: usize,
+    ) -> Result<(), Error> {
+        if lead.1 > 0 {
+            writer.write_bits64(lead.0, lead.1)?;
+        }
+        write_text(writer, text, max_len, Nul::Allowed)?;
+        // Something after it, so the bits left waiting are checked too.
+        writer.write_bits(0x5A5, 11)
+    }
+
+    /// A short string stored straight into the buffer (from a writer and
+    /// from its local, up to 63 bits waiting before it), or gathered and
+    /// pushed when the buffer's end is near, lands as its length, padding
+    /// and bytes written one at a time, for every length, every bit offset
+    /// and every room left after it; one byte short, it is refused at the
+    /// same bit.
+    #[test]
+    fn short_strings_are_their_bytes_written_one_by_one() {
+        let pattern: [u8; 80] = core::array::from_fn(|index| b'!' + index as u8);
+        let pattern = core::str::from_utf8(&pattern).unwrap();
+        for max_len in [0, 1, 3, 4, 7, 8, 9, 15, 16, 31, 32, 33, 62, 63, 64, 100, 1000] {
+            for len in 0..=max_len.min(66) {
+                let text = &pattern[..len];
+                for lead in 0..64u32 {
+                    let lead = (0x9E37_79B9_7F4A_7C15 & crate::bits::low_mask(lead), lead);
+                    let mut one_buf = [0u8; 256];
+                    let mut one = BitWriter::new(&mut one_buf);
+                    if lead.1 > 0 {
+                        one.write_bits64(lead.0, lead.1).unwrap();
+                    }
+                    let length_bits = bit_length_u128(max_len as u128);
+                    if length_bits > 0 {
+                        one.write_bits64(len as u64, length_bits).unwrap();
+                    }
+                    one.write_align().unwrap();
+                    for &byte in text.as_bytes() {
+                        one.write_u8(byte).unwrap();
+                    }
+                    one.write_bits(0x5A5, 11).unwrap();
+                    let bits = one.bits_written();
+                    let used = one.finish().unwrap();
+                    if len > max_len {
+                        continue;
+                    }
+                    for room in [0, 1, 3, 4, 7, 8, 60, 64, 128, 135, 136, 137, 150] {
+                        for in_local in [false, true] {
+                            let mut buf = [0xEEu8; 256 + 150];
+                            let mut writer = BitWriter::new(&mut buf[..used + room]);
+                            if in_local {
+                                text_through(&mut writer.local(), lead, text, max_len).unwrap();
+                            } else {
+                                text_through(&mut writer, lead, text, max_len).unwrap();
+                            }
+                            let at = (max_len, len, lead.1, room, in_local);
+                            assert_eq!(writer.bits_written(), bits, "{at:?}");
+                            assert_eq!(writer.finish(), Ok(used), "{at:?}");
+                            assert_eq!(buf[..used], one_buf[..used], "{at:?}");
+                        }
+                    }
+                    // One byte short: refused as before, at the string's start
+                    // when it does not fit, else at the bits after it.
+                    let string_end = bits - 11;
+                    let refused_at = if string_end > (used - 1) * 8 { lead.1 as usize } else { string_end };
+                    for in_local in [false, true] {
+                        let mut buf = [0u8; 256];
+                        let mut writer = BitWriter::new(&mut buf[..used - 1]);
+                        let refused = if in_local {
+                            text_through(&mut writer.local(), lead, text, max_len)
+                        } else {
+                            text_through(&mut writer, lead, text, max_len)
+                        };
+                        assert_eq!(refused, Err(Error::new(ErrorKind::BufferFull, refused_at)));
+                    }
+                }
+            }
+        }
     }
 }
