@@ -564,4 +564,49 @@ mod tests {
             }
         }
     }
+
+    /// `write_bytes` (its padding as the header, no length) lands as the
+    /// padding and the bytes written one at a time, for every length under
+    /// 64 and past it, every bit offset, from a writer and its local, with
+    /// and without room past them for the straight stores.
+    #[test]
+    fn aligned_bytes_are_the_bytes_written_one_by_one() {
+        let pattern: [u8; 80] = core::array::from_fn(|index| (index as u8).wrapping_mul(73) ^ 0xA5);
+        for len in 0..=pattern.len() {
+            let bytes = &pattern[..len];
+            for lead in 0..64u32 {
+                let lead = (0x9E37_79B9_7F4A_7C15 & crate::bits::low_mask(lead), lead);
+                let mut one_buf = [0u8; 256];
+                let mut one = BitWriter::new(&mut one_buf);
+                if lead.1 > 0 {
+                    one.write_bits64(lead.0, lead.1).unwrap();
+                }
+                one.write_align().unwrap();
+                bytes.iter().for_each(|&byte| one.write_u8(byte).unwrap());
+                one.write_bits(0x5A5, 11).unwrap();
+                let used = one.finish().unwrap();
+                for room in [0, 5, 135, 136, 140] {
+                    for in_local in [false, true] {
+                        let mut buf = [0u8; 256 + 140];
+                        let mut writer = BitWriter::new(&mut buf[..used + room]);
+                        if in_local {
+                            bytes_through(&mut writer.local(), lead, bytes).unwrap();
+                        } else {
+                            bytes_through(&mut writer, lead, bytes).unwrap();
+                        }
+                        assert_eq!(writer.finish(), Ok(used), "{len} after {} room {room}", lead.1);
+                        assert_eq!(buf[..used], one_buf[..used], "{len} after {} room {room}", lead.1);
+                    }
+                }
+            }
+        }
+    }
+
+    fn bytes_through<W: BitWrite>(writer: &mut W, lead: (u64, u32), bytes: &[u8]) -> Result<(), Error> {
+        if lead.1 > 0 {
+            writer.write_bits64(lead.0, lead.1)?;
+        }
+        writer.write_bytes(bytes)?;
+        writer.write_bits(0x5A5, 11)
+    }
 }
