@@ -481,132 +481,121 @@ mod tests {
     use crate::BitWriter;
     use crate::sink::Reserve;
 
-    /// `write_text` through `writer`: after `lead` bits, a string of every
-    /// length up to `max_len` (and past it, refused).
-    fn text_through<W: BitWrite>(
-        writer: &mut W,
-        lead: (u64, u32),
-        text: &str,
-        max_len: usize,
-    ) -> Result<(), Error> {
+    /// A string (its length's declaration) or aligned bytes.
+    #[derive(Clone, Copy)]
+    enum Text<'a> {
+        Str(&'a str, usize),
+        Bytes(&'a [u8]),
+    }
+
+    /// `lead` bits, `text` through `write_text` or `write_bytes`, then 11
+    /// bits, so the bits left waiting are checked too.
+    fn through<W: BitWrite>(writer: &mut W, lead: (u64, u32), text: Text<'_>) -> Result<(), Error> {
         if lead.1 > 0 {
             writer.write_bits64(lead.0, lead.1)?;
         }
-        write_text(writer, text, max_len, Nul::Allowed)?;
-        // Something after it, so the bits left waiting are checked too.
+        match text {
+            Text::Str(value, max_len) => write_text(writer, value, max_len, Nul::Allowed)?,
+            Text::Bytes(bytes) => writer.write_bytes(bytes)?,
+        }
         writer.write_bits(0x5A5, 11)
     }
 
-    /// A short string stored straight into the buffer (from a writer and
-    /// from its local, up to 63 bits waiting before it), or gathered and
+    /// The same bits written one at a time: the buffer, the bits and the
+    /// bytes used.
+    fn one_by_one(lead: (u64, u32), text: Text<'_>) -> ([u8; 256], usize, usize) {
+        let mut buf = [0u8; 256];
+        let mut one = BitWriter::new(&mut buf);
+        if lead.1 > 0 {
+            one.write_bits64(lead.0, lead.1).unwrap();
+        }
+        let bytes = match text {
+            Text::Str(value, max_len) => {
+                let length_bits = bit_length_u128(max_len as u128);
+                if length_bits > 0 {
+                    one.write_bits64(value.len() as u64, length_bits).unwrap();
+                }
+                value.as_bytes()
+            }
+            Text::Bytes(bytes) => bytes,
+        };
+        one.write_align().unwrap();
+        bytes.iter().for_each(|&byte| one.write_u8(byte).unwrap());
+        one.write_bits(0x5A5, 11).unwrap();
+        let bits = one.bits_written();
+        let used = one.finish().unwrap();
+        (buf, bits, used)
+    }
+
+    /// `text` after `lead` through a writer and its local (up to 63 bits
+    /// waiting) into buffers that end `rooms` bytes after the bits (the
+    /// straight stores or, near the end, the pushes), against the bits
+    /// written one at a time; one byte short, refused as before: at the
+    /// text's start when it does not fit, else at the bits after it.
+    fn check(lead: (u64, u32), text: Text<'_>, rooms: &[usize]) {
+        let (one_buf, bits, used) = one_by_one(lead, text);
+        for &room in rooms {
+            for in_local in [false, true] {
+                let mut buf = [0xEEu8; 256 + 150];
+                let mut writer = BitWriter::new(&mut buf[..used + room]);
+                if in_local {
+                    through(&mut writer.local(), lead, text).unwrap();
+                } else {
+                    through(&mut writer, lead, text).unwrap();
+                }
+                let at = (lead.1, room, in_local);
+                assert_eq!(writer.bits_written(), bits, "{at:?}");
+                assert_eq!(writer.finish(), Ok(used), "{at:?}");
+                assert_eq!(buf[..used], one_buf[..used], "{at:?}");
+            }
+        }
+        let text_end = bits - 11;
+        let refused_at = if text_end > (used - 1) * 8 { lead.1 as usize } else { text_end };
+        for in_local in [false, true] {
+            let mut buf = [0u8; 256];
+            let mut writer = BitWriter::new(&mut buf[..used - 1]);
+            let refused = if in_local {
+                through(&mut writer.local(), lead, text)
+            } else {
+                through(&mut writer, lead, text)
+            };
+            assert_eq!(refused, Err(Error::new(ErrorKind::BufferFull, refused_at)), "{in_local}");
+        }
+    }
+
+    /// Every bit offset 0 to 63, with bits set in it.
+    fn leads() -> impl Iterator<Item = (u64, u32)> {
+        (0..64u32).map(|bits| (0x9E37_79B9_7F4A_7C15 & crate::bits::low_mask(bits), bits))
+    }
+
+    /// A short string stored straight into the buffer, or gathered and
     /// pushed when the buffer's end is near, lands as its length, padding
-    /// and bytes written one at a time, for every length, every bit offset
-    /// and every room left after it; one byte short, it is refused at the
-    /// same bit.
+    /// and bytes written one at a time, for every length up to its
+    /// declaration (and past the inline limit), every bit offset and every
+    /// room left after it; one byte short, it is refused at the same bit.
     #[test]
     fn short_strings_are_their_bytes_written_one_by_one() {
         let pattern: [u8; 80] = core::array::from_fn(|index| b'!' + index as u8);
         let pattern = core::str::from_utf8(&pattern).unwrap();
+        let rooms = [0, 1, 3, 4, 7, 8, 60, 64, 128, 135, 136, 137, 150];
         for max_len in [0, 1, 3, 4, 7, 8, 9, 15, 16, 31, 32, 33, 62, 63, 64, 100, 1000] {
             for len in 0..=max_len.min(66) {
-                let text = &pattern[..len];
-                for lead in 0..64u32 {
-                    let lead = (0x9E37_79B9_7F4A_7C15 & crate::bits::low_mask(lead), lead);
-                    let mut one_buf = [0u8; 256];
-                    let mut one = BitWriter::new(&mut one_buf);
-                    if lead.1 > 0 {
-                        one.write_bits64(lead.0, lead.1).unwrap();
-                    }
-                    let length_bits = bit_length_u128(max_len as u128);
-                    if length_bits > 0 {
-                        one.write_bits64(len as u64, length_bits).unwrap();
-                    }
-                    one.write_align().unwrap();
-                    for &byte in text.as_bytes() {
-                        one.write_u8(byte).unwrap();
-                    }
-                    one.write_bits(0x5A5, 11).unwrap();
-                    let bits = one.bits_written();
-                    let used = one.finish().unwrap();
-                    if len > max_len {
-                        continue;
-                    }
-                    for room in [0, 1, 3, 4, 7, 8, 60, 64, 128, 135, 136, 137, 150] {
-                        for in_local in [false, true] {
-                            let mut buf = [0xEEu8; 256 + 150];
-                            let mut writer = BitWriter::new(&mut buf[..used + room]);
-                            if in_local {
-                                text_through(&mut writer.local(), lead, text, max_len).unwrap();
-                            } else {
-                                text_through(&mut writer, lead, text, max_len).unwrap();
-                            }
-                            let at = (max_len, len, lead.1, room, in_local);
-                            assert_eq!(writer.bits_written(), bits, "{at:?}");
-                            assert_eq!(writer.finish(), Ok(used), "{at:?}");
-                            assert_eq!(buf[..used], one_buf[..used], "{at:?}");
-                        }
-                    }
-                    // One byte short: refused as before, at the string's start
-                    // when it does not fit, else at the bits after it.
-                    let string_end = bits - 11;
-                    let refused_at = if string_end > (used - 1) * 8 { lead.1 as usize } else { string_end };
-                    for in_local in [false, true] {
-                        let mut buf = [0u8; 256];
-                        let mut writer = BitWriter::new(&mut buf[..used - 1]);
-                        let refused = if in_local {
-                            text_through(&mut writer.local(), lead, text, max_len)
-                        } else {
-                            text_through(&mut writer, lead, text, max_len)
-                        };
-                        assert_eq!(refused, Err(Error::new(ErrorKind::BufferFull, refused_at)));
-                    }
+                for lead in leads() {
+                    check(lead, Text::Str(&pattern[..len], max_len), &rooms);
                 }
             }
         }
     }
 
-    /// `write_bytes` (its padding as the header, no length) lands as the
-    /// padding and the bytes written one at a time, for every length under
-    /// 64 and past it, every bit offset, from a writer and its local, with
-    /// and without room past them for the straight stores.
+    /// `write_bytes` (its padding as the header, no length) the same way,
+    /// 0 to 80 bytes.
     #[test]
     fn aligned_bytes_are_the_bytes_written_one_by_one() {
         let pattern: [u8; 80] = core::array::from_fn(|index| (index as u8).wrapping_mul(73) ^ 0xA5);
         for len in 0..=pattern.len() {
-            let bytes = &pattern[..len];
-            for lead in 0..64u32 {
-                let lead = (0x9E37_79B9_7F4A_7C15 & crate::bits::low_mask(lead), lead);
-                let mut one_buf = [0u8; 256];
-                let mut one = BitWriter::new(&mut one_buf);
-                if lead.1 > 0 {
-                    one.write_bits64(lead.0, lead.1).unwrap();
-                }
-                one.write_align().unwrap();
-                bytes.iter().for_each(|&byte| one.write_u8(byte).unwrap());
-                one.write_bits(0x5A5, 11).unwrap();
-                let used = one.finish().unwrap();
-                for room in [0, 5, 135, 136, 140] {
-                    for in_local in [false, true] {
-                        let mut buf = [0u8; 256 + 140];
-                        let mut writer = BitWriter::new(&mut buf[..used + room]);
-                        if in_local {
-                            bytes_through(&mut writer.local(), lead, bytes).unwrap();
-                        } else {
-                            bytes_through(&mut writer, lead, bytes).unwrap();
-                        }
-                        assert_eq!(writer.finish(), Ok(used), "{len} after {} room {room}", lead.1);
-                        assert_eq!(buf[..used], one_buf[..used], "{len} after {} room {room}", lead.1);
-                    }
-                }
+            for lead in leads() {
+                check(lead, Text::Bytes(&pattern[..len]), &[0, 5, 135, 136, 140]);
             }
         }
-    }
-
-    fn bytes_through<W: BitWrite>(writer: &mut W, lead: (u64, u32), bytes: &[u8]) -> Result<(), Error> {
-        if lead.1 > 0 {
-            writer.write_bits64(lead.0, lead.1)?;
-        }
-        writer.write_bytes(bytes)?;
-        writer.write_bits(0x5A5, 11)
     }
 }
