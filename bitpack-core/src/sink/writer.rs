@@ -108,8 +108,8 @@ impl<'a> BitWriter<'a> {
 
 /// Bytes from a writer's next word that [`WriterCheckpoint::store_text`]
 /// needs: 16 of waiting bits and header, then 8-byte copies from byte 15 at
-/// most to byte 78; 136 lets their offsets be masked below 128.
-const TEXT_ROOM: usize = 136;
+/// most to byte 78.
+const TEXT_ROOM: usize = 80;
 
 /// Where a writer's words go: its whole buffer ([`Words`], stores past its
 /// end dropped) or a block's window (`sink::window`, offsets masked into it).
@@ -288,9 +288,10 @@ impl WriterCheckpoint {
     /// (a string under 8 bytes as one word), and the last 0 to 3 bytes
     /// waiting again, taken from those words in registers. Where the
     /// pushes branched on whether each word filled the scratch, this
-    /// branches only on whether the string has 8 bytes (and past 24, 3 or
-    /// fewer). `false` when `buf` has fewer than [`TEXT_ROOM`] bytes from
-    /// the next word.
+    /// branches only on whether the string has 8 bytes, on a shorter one's
+    /// length (`short_word`) and, past 24 bytes, in the copies' loop.
+    /// `false` when `buf` has fewer than [`TEXT_ROOM`] bytes from the next
+    /// word, or the string 64 or more.
     #[inline(always)]
     pub(crate) fn store_text(&mut self, buf: &mut [u8], header: u64, header_bits: u32, bytes: &[u8]) -> bool {
         let len = bytes.len();
@@ -298,9 +299,12 @@ impl WriterCheckpoint {
         let Some(room) = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>) else {
             return false;
         };
-        // Offsets masked below 128: the compiler sees every store inside.
+        if len >= 64 {
+            return false;
+        }
+        // Every store ends by byte 15 + 63 (the compiler sees it: no
+        // bounds check).
         let put = |room: &mut [u8; TEXT_ROOM], at: usize, word: u64| {
-            let at = at & 127;
             room[at..at + 8].copy_from_slice(&word.to_le_bytes());
         };
         // Up to 63 waiting bits and 63 of header, a whole number of bytes:
@@ -311,7 +315,8 @@ impl WriterCheckpoint {
         let high = (header >> 1) >> (63 - waiting);
         put(room, 0, low);
         put(room, 8, high);
-        let start = (waiting + header_bits) as usize / 8;
+        // Under 16: both are under 64.
+        let start = ((waiting + header_bits) as usize / 8) & 15;
         let end = start + len;
         // The bytes from the last whole 4-byte word on wait again.
         let word_end = end & !3;
