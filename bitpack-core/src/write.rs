@@ -260,8 +260,7 @@ pub trait BitWrite: BitSink + Reserve {
         let padding = align_padding(self.position());
         let total = plus_bytes(padding as usize, bytes.len());
         self.reserve(total.unwrap_or(usize::MAX))?;
-        let pending = Pending::after(self, 0, padding);
-        push_after(self, pending, bytes);
+        push_text(self, 0, padding, bytes);
         Ok(())
     }
 
@@ -396,8 +395,7 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
     sink.reserve(total.unwrap_or(usize::MAX))?;
     if length_bits + padding < 64 {
         // The padding is the zero bits above the length.
-        let pending = Pending::after(sink, bytes.len() as u64, length_bits + padding);
-        push_after(sink, pending, bytes);
+        push_text(sink, bytes.len() as u64, length_bits + padding, bytes);
     } else {
         sink.push(bytes.len() as u64, length_bits);
         sink.push(0, padding);
@@ -410,15 +408,22 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
 /// length and padding; longer ones through the sink's aligned copy.
 const INLINE_BYTES: usize = 64;
 
-/// `pending` (a length and padding that end on a byte boundary), then
-/// `bytes`: a short string in one or a few pushes, inlined.
+/// The low `header_bits` (under 64) of `header` (a length and padding
+/// that end on a byte boundary), then `bytes`: a short
+/// string stored straight into a writer's buffer when it has room
+/// (`BitSink::store_text`), else gathered a word at a time and pushed, all
+/// inlined; a long one through the sink's aligned copy.
 #[inline(always)]
-fn push_after<S: BitSink + ?Sized>(sink: &mut S, mut pending: Pending<true>, bytes: &[u8]) {
+fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, bytes: &[u8]) {
     if bytes.len() < INLINE_BYTES {
+        if sink.store_text(header, header_bits, bytes) {
+            return;
+        }
+        let mut pending = Pending::after(sink, header, header_bits);
         pending.put_bytes(sink, bytes);
         pending.finish(sink);
     } else {
-        pending.finish(sink);
+        Pending::after(sink, header, header_bits).finish(sink);
         sink.push_aligned_bytes(bytes);
     }
 }
@@ -467,5 +472,130 @@ fn push_u128<S: BitSink + ?Sized>(sink: &mut S, value: u128, bits: u32) {
     } else {
         sink.push(value as u64, 64);
         sink.push((value >> 64) as u64, bits - 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BitWriter;
+    use crate::sink::Reserve;
+
+    /// A string (its length's declaration) or aligned bytes.
+    #[derive(Clone, Copy)]
+    enum Text<'a> {
+        Str(&'a str, usize),
+        Bytes(&'a [u8]),
+    }
+
+    /// `lead` bits, `text` through `write_text` or `write_bytes`, then 11
+    /// bits, so the bits left waiting are checked too.
+    fn through<W: BitWrite>(writer: &mut W, lead: (u64, u32), text: Text<'_>) -> Result<(), Error> {
+        if lead.1 > 0 {
+            writer.write_bits64(lead.0, lead.1)?;
+        }
+        match text {
+            Text::Str(value, max_len) => write_text(writer, value, max_len, Nul::Allowed)?,
+            Text::Bytes(bytes) => writer.write_bytes(bytes)?,
+        }
+        writer.write_bits(0x5A5, 11)
+    }
+
+    /// The same bits written one at a time: the buffer, the bits and the
+    /// bytes used.
+    fn one_by_one(lead: (u64, u32), text: Text<'_>) -> ([u8; 256], usize, usize) {
+        let mut buf = [0u8; 256];
+        let mut one = BitWriter::new(&mut buf);
+        if lead.1 > 0 {
+            one.write_bits64(lead.0, lead.1).unwrap();
+        }
+        let bytes = match text {
+            Text::Str(value, max_len) => {
+                let length_bits = bit_length_u128(max_len as u128);
+                if length_bits > 0 {
+                    one.write_bits64(value.len() as u64, length_bits).unwrap();
+                }
+                value.as_bytes()
+            }
+            Text::Bytes(bytes) => bytes,
+        };
+        one.write_align().unwrap();
+        bytes.iter().for_each(|&byte| one.write_u8(byte).unwrap());
+        one.write_bits(0x5A5, 11).unwrap();
+        let bits = one.bits_written();
+        let used = one.finish().unwrap();
+        (buf, bits, used)
+    }
+
+    /// `text` after `lead` through a writer and its local (up to 63 bits
+    /// waiting) into buffers that end `rooms` bytes after the bits (the
+    /// straight stores or, near the end, the pushes), against the bits
+    /// written one at a time; one byte short, refused as before: at the
+    /// text's start when it does not fit, else at the bits after it.
+    fn check(lead: (u64, u32), text: Text<'_>, rooms: &[usize]) {
+        let (one_buf, bits, used) = one_by_one(lead, text);
+        for &room in rooms {
+            for in_local in [false, true] {
+                let mut buf = [0xEEu8; 256 + 150];
+                let mut writer = BitWriter::new(&mut buf[..used + room]);
+                if in_local {
+                    through(&mut writer.local(), lead, text).unwrap();
+                } else {
+                    through(&mut writer, lead, text).unwrap();
+                }
+                let at = (lead.1, room, in_local);
+                assert_eq!(writer.bits_written(), bits, "{at:?}");
+                assert_eq!(writer.finish(), Ok(used), "{at:?}");
+                assert_eq!(buf[..used], one_buf[..used], "{at:?}");
+            }
+        }
+        let text_end = bits - 11;
+        let refused_at = if text_end > (used - 1) * 8 { lead.1 as usize } else { text_end };
+        for in_local in [false, true] {
+            let mut buf = [0u8; 256];
+            let mut writer = BitWriter::new(&mut buf[..used - 1]);
+            let refused = if in_local {
+                through(&mut writer.local(), lead, text)
+            } else {
+                through(&mut writer, lead, text)
+            };
+            assert_eq!(refused, Err(Error::new(ErrorKind::BufferFull, refused_at)), "{in_local}");
+        }
+    }
+
+    /// Every bit offset 0 to 63, with bits set in it.
+    fn leads() -> impl Iterator<Item = (u64, u32)> {
+        (0..64u32).map(|bits| (0x9E37_79B9_7F4A_7C15 & crate::bits::low_mask(bits), bits))
+    }
+
+    /// A short string stored straight into the buffer, or gathered and
+    /// pushed when the buffer's end is near, lands as its length, padding
+    /// and bytes written one at a time, for every length up to its
+    /// declaration (and past the inline limit), every bit offset and every
+    /// room left after it; one byte short, it is refused at the same bit.
+    #[test]
+    fn short_strings_are_their_bytes_written_one_by_one() {
+        let pattern: [u8; 80] = core::array::from_fn(|index| b'!' + index as u8);
+        let pattern = core::str::from_utf8(&pattern).unwrap();
+        let rooms = [0, 1, 3, 4, 7, 8, 60, 64, 79, 80, 81, 128, 136, 150];
+        for max_len in [0, 1, 3, 4, 7, 8, 9, 15, 16, 31, 32, 33, 62, 63, 64, 100, 1000] {
+            for len in 0..=max_len.min(66) {
+                for lead in leads() {
+                    check(lead, Text::Str(&pattern[..len], max_len), &rooms);
+                }
+            }
+        }
+    }
+
+    /// `write_bytes` (its padding as the header, no length) the same way,
+    /// 0 to 80 bytes.
+    #[test]
+    fn aligned_bytes_are_the_bytes_written_one_by_one() {
+        let pattern: [u8; 80] = core::array::from_fn(|index| (index as u8).wrapping_mul(73) ^ 0xA5);
+        for len in 0..=pattern.len() {
+            for lead in leads() {
+                check(lead, Text::Bytes(&pattern[..len]), &[0, 5, 79, 80, 81, 140]);
+            }
+        }
     }
 }

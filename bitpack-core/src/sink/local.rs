@@ -126,6 +126,13 @@ impl<S: Detach> BitSink for Local<'_, S> {
     fn resume(&mut self, word: u64, bits: u32) {
         self.sink.local_resume(word, bits);
     }
+
+    // Leaves fewer than 32 bits waiting: the writer's own form, and so its
+    // wide one too.
+    #[inline(always)]
+    fn store_text(&mut self, header: u64, header_bits: u32, bytes: &[u8]) -> bool {
+        self.sink.store_text(header, header_bits, bytes)
+    }
 }
 
 impl<S: Detach> Reserve for Local<'_, S> {

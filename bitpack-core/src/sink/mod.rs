@@ -24,6 +24,11 @@ macro_rules! forward_pushes {
         fn resume(&mut self, word: u64, bits: u32) {
             self.sink.resume(word, bits);
         }
+
+        #[inline(always)]
+        fn store_text(&mut self, header: u64, header_bits: u32, bytes: &[u8]) -> bool {
+            self.sink.store_text(header, header_bits, bytes)
+        }
     };
 }
 
@@ -140,6 +145,17 @@ pub trait BitSink {
         if bits > 0 {
             self.push(word, bits);
         }
+    }
+
+    /// A short string straight into the sink's buffer: the low
+    /// `header_bits` (under 64, ending on a byte boundary) of `header` (its
+    /// length and padding), then `bytes` (fewer than 64).
+    /// `false`, nothing written, when the sink has no such path (or no room
+    /// for its fixed-size stores): the caller then pushes them.
+    #[inline(always)]
+    fn store_text(&mut self, header: u64, header_bits: u32, bytes: &[u8]) -> bool {
+        let _ = (header, header_bits, bytes);
+        false
     }
 }
 

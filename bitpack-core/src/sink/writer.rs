@@ -3,6 +3,7 @@
 use super::BitSink;
 use crate::error::{Error, ErrorKind};
 use crate::unchecked::Words;
+use crate::words::short_word;
 
 /// Writes bits into a byte buffer of any length, LSB first, flushing
 /// 32-bit little-endian words as the reference does. Never allocates.
@@ -104,6 +105,11 @@ impl<'a> BitWriter<'a> {
         self.state.push32(&mut self.buf, value, bits);
     }
 }
+
+/// Bytes from a writer's next word that [`WriterCheckpoint::store_text`]
+/// needs: 16 of waiting bits and header, then 8-byte copies from byte 15 at
+/// most to byte 78.
+const TEXT_ROOM: usize = 80;
 
 /// Where a writer's words go: its whole buffer ([`Words`], stores past its
 /// end dropped) or a block's window (`sink::window`, offsets masked into it).
@@ -276,6 +282,80 @@ impl WriterCheckpoint {
         }
     }
 
+    /// [`BitSink::store_text`] with this state, into `buf` from its next
+    /// word: the waiting bits and the header as two 8-byte stores, the
+    /// bytes (now byte-aligned) as 8-byte copies, the last overlapping
+    /// (a string under 8 bytes as one word), and the last 0 to 3 bytes
+    /// waiting again, taken from those words in registers. Where the
+    /// pushes branched on whether each word filled the scratch, this
+    /// branches only on whether the string has 8 bytes, on a shorter one's
+    /// length (`short_word`) and, past 24 bytes, in the copies' loop.
+    /// `false` when `buf` has fewer than [`TEXT_ROOM`] bytes from the next
+    /// word, or the string 64 or more.
+    #[inline(always)]
+    pub(crate) fn store_text(&mut self, buf: &mut [u8], header: u64, header_bits: u32, bytes: &[u8]) -> bool {
+        let len = bytes.len();
+        debug_assert!(header_bits < 64 && len < 64);
+        let Some(room) = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>) else {
+            return false;
+        };
+        if len >= 64 {
+            return false;
+        }
+        // Every store ends by byte 15 + 63 (the compiler sees it: no
+        // bounds check).
+        let put = |room: &mut [u8; TEXT_ROOM], at: usize, word: u64| {
+            room[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        };
+        // Up to 63 waiting bits and 63 of header, a whole number of bytes:
+        // `low`, then what passed it (`header >> (64 - waiting)`, 0 when
+        // nothing waits).
+        let waiting = self.scratch_bits;
+        let low = self.scratch | header << waiting;
+        let high = (header >> 1) >> (63 - waiting);
+        put(room, 0, low);
+        put(room, 8, high);
+        // Under 16: both are under 64.
+        let start = ((waiting + header_bits) as usize / 8) & 15;
+        let end = start + len;
+        // The bytes from the last whole 4-byte word on wait again.
+        let word_end = end & !3;
+        let tail = 8 * (end & 3) as u32;
+        self.scratch = if len >= 8 {
+            let word_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+            let last_at = len - 8;
+            // The first 24 bytes in two copies and the last (those that
+            // overlap store the same bytes again), a loop past them: no
+            // branch on the length for strings up to 24 bytes.
+            put(room, start, word_at(0));
+            let second = last_at.min(8);
+            put(room, start + second, word_at(second));
+            let mut at = 16;
+            while at < last_at {
+                put(room, start + at, word_at(at));
+                at += 8;
+            }
+            let last = word_at(last_at);
+            put(room, start + last_at, last);
+            // Its last 0 to 3 bytes.
+            (last >> 32) >> (32 - tail)
+        } else {
+            let text = short_word(bytes, |byte| byte);
+            put(room, start, text);
+            if word_end >= start {
+                text >> (8 * (word_end - start))
+            } else {
+                // The string is shorter than the bytes that wait: the
+                // header's last ones (in one of its two halves) come first.
+                let half = if word_end >= 8 { high } else { low };
+                half >> (8 * (word_end & 7)) | text << (8 * (start - word_end))
+            }
+        };
+        self.scratch_bits = tail;
+        self.word_index += word_end;
+        true
+    }
+
     /// Stores the low 32 scratch bits as the next word.
     #[inline(always)]
     fn flush_word(&mut self, store: &mut impl Store) {
@@ -342,6 +422,11 @@ impl BitSink for BitWriter<'_> {
     #[inline(always)]
     fn resume(&mut self, word: u64, bits: u32) {
         self.state.resume(&mut self.buf, word, bits);
+    }
+
+    #[inline(always)]
+    fn store_text(&mut self, header: u64, header_bits: u32, bytes: &[u8]) -> bool {
+        self.state.store_text(self.buf.buf(), header, header_bits, bytes)
     }
 
     #[inline]
