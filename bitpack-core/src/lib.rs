@@ -36,7 +36,7 @@
 //! │   ├── reserved.rs       a sink inside a reservation; the list of sinks that reserve
 //! │   ├── local.rs          a sink moved into a local for a derived block's pushes
 //! │   └── window.rs         a writer's block stores, masked into a fixed window of its buffer
-//! ├── unchecked.rs          the one unsafe module: the writer's stores (Words), ASCII as str, reads into a Vec's reserved room
+//! ├── unchecked.rs          the one unsafe module: the writer's stores (Words), ASCII as str, short owned strings, reads into a Vec's reserved room
 //! ├── words.rs              bits gathered into 64-bit words before a push
 //! ├── write.rs              BitWrite: every write, validated, over any sink; write_atomic
 //! ├── source.rs             BitSource: the raw takes under BitRead (sealed)

@@ -409,6 +409,46 @@ pub(crate) fn text_start<S: BitRead + ?Sized>(source: &mut S, max_len: usize) ->
     }
 }
 
+/// A string of 1 to `TEXT_WINDOW` (32) ASCII bytes (none NUL when
+/// it is refused) read into an owned `String` through one window of input:
+/// its length, the padding after it, its bytes and the budget for them
+/// tested together, one branch for all, then the bytes copied without a
+/// branch on their length. `None`, nothing taken nor claimed, for anything
+/// else (an empty, long, non-ASCII or refused string, the end of the input
+/// near): the caller reads it the long way, which refuses what is refused.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn short_owned_text<S: BitRead + ?Sized>(
+    source: &mut S,
+    max_len: usize,
+    nul: Nul,
+) -> Option<alloc::string::String> {
+    const WINDOW: usize = 8 + crate::unchecked::TEXT_WINDOW;
+    let length_bits = bit_length_u128(max_len as u128);
+    // The length and the padding after it: all of it in the window's first
+    // 8 bytes, the string's bytes from the next byte boundary on.
+    let head = length_bits + align_padding(source.position() + length_bits as usize);
+    if head > 56 {
+        return None;
+    }
+    let (window, bit) = source.window::<WINDOW>()?;
+    let word = u64::from_le_bytes(*window.first_chunk::<8>()?) >> bit;
+    let len = word & low_mask(length_bits);
+    let padding = (word & low_mask(head)) >> length_bits;
+    // `bit + head` is a multiple of 8, at most 63: the string's first
+    // byte is byte 1 to 7 of the window.
+    let first = (bit + head) as usize / 8;
+    let text = window.get(first..)?.first_chunk::<{ crate::unchecked::TEXT_WINDOW }>()?;
+    let len = len as usize;
+    let budget = source.budget_left();
+    let fits = (len <= max_len) & (padding == 0) & (len <= budget);
+    let text = crate::unchecked::short_text(text, len, nul, fits)?;
+    // The window holds the head and the bytes, and they are within the
+    // budget (tested above).
+    source.take_window(head as usize + 8 * len, budget - len);
+    Some(text)
+}
+
 /// The length of a string of at most `max_len` bytes, refused past it.
 #[inline(always)]
 pub(crate) fn text_len<S: BitRead + ?Sized>(source: &mut S, max_len: usize) -> Result<usize, Error> {
@@ -527,10 +567,12 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use super::BitRead;
-    use crate::error::ErrorKind;
+    use super::{BitRead, checked_text, short_owned_text, text_start};
+    use crate::bits::{Nul, align_padding, bit_length_u128, low_mask};
+    use crate::error::{Error, ErrorKind};
     use crate::reader::BitReader;
     use crate::sink::writer::BitWriter;
+    use crate::source::BitSource;
     use crate::write::BitWrite;
 
     /// `read_bytes` and `read_str` as a generic caller sees them (borrowed
@@ -587,6 +629,133 @@ mod tests {
             let error = reader.read_str(16).unwrap_err();
             assert_eq!((error.kind(), error.bit(), reader.bits_read()), (kind, start, start));
         }
+    }
+
+    /// A reader's outcome: the text or the error (kind and bit), and the
+    /// position and budget after.
+    type Outcome = (Result<String, (ErrorKind, usize)>, usize, usize);
+
+    /// `read_rust_string`/`read_string` before the window (the length and
+    /// padding, the claim, the bytes taken and checked; back to the start
+    /// on `Err`).
+    fn long_way(reader: &mut BitReader<'_>, max_len: usize, nul: Nul) -> Outcome {
+        let checkpoint = reader.checkpoint();
+        let result = (|| {
+            let start = text_start(reader, max_len)?;
+            let at = start.position;
+            reader.claim_allocation::<u8>(start.len).map_err(|error| Error::new(error.kind(), at))?;
+            reader.take_bytes(start.len, at, |bytes| checked_text(bytes, nul)).map(String::from)
+        })();
+        if result.is_err() {
+            reader.rewind(checkpoint);
+        }
+        (result.map_err(|e| (e.kind(), e.bit())), reader.bits_read(), reader.allocation_left())
+    }
+
+    fn owned(reader: &mut BitReader<'_>, max_len: usize, nul: Nul) -> Outcome {
+        let result = match nul {
+            Nul::Allowed => crate::private::read_rust_string(reader, max_len),
+            Nul::Refused => crate::private::read_string(reader, max_len),
+        };
+        (result.map_err(|e| (e.kind(), e.bit())), reader.bits_read(), reader.allocation_left())
+    }
+
+    /// `skip` one bits, a length field of `max_len`'s width holding `len`,
+    /// padding holding `padding`, `text`, then 48 bytes of 0xEE (so that
+    /// the window is there unless the input is cut).
+    fn string_message(skip: u32, max_len: usize, len: u64, padding: u32, text: &[u8]) -> Vec<u8> {
+        let mut buf = vec![0u8; text.len() + 80];
+        let mut writer = BitWriter::new(&mut buf);
+        if skip > 0 {
+            writer.write_bits(low_mask(skip) as u32, skip).unwrap();
+        }
+        let length_bits = bit_length_u128(max_len as u128);
+        writer.write_bits64(len, length_bits).unwrap();
+        let padding_bits = align_padding(skip as usize + length_bits as usize);
+        if padding_bits > 0 {
+            writer.write_bits(padding & low_mask(padding_bits) as u32, padding_bits).unwrap();
+        }
+        writer.write_bytes(text).unwrap();
+        writer.write_bytes(&[0xEE; 48]).unwrap();
+        let used = writer.finish().unwrap();
+        buf.truncate(used);
+        buf
+    }
+
+    /// The owned string reads (through the window when it is there) and
+    /// the long way agree on every outcome: every bit offset, lengths
+    /// around the window's 32 bytes and past `max_len`, nonzero padding,
+    /// non-ASCII, invalid UTF-8 and NUL bytes, inputs cut at every byte
+    /// and budgets just short of the string; and the window is taken.
+    #[test]
+    fn owned_strings_read_through_the_window_as_the_long_way() {
+        let mut through_window = 0;
+        let texts = |len: usize| -> Vec<Vec<u8>> {
+            let ascii: Vec<u8> = (0..len).map(|index| b'a' + (index % 26) as u8).collect();
+            let mut texts = vec![ascii.clone()];
+            for (at, bytes) in [(0, &b"\x80"[..]), (len / 2, b"\0"), (len.saturating_sub(1), b"\xFF")] {
+                if len > 0 {
+                    let mut text = ascii.clone();
+                    text[at] = bytes[0];
+                    texts.push(text);
+                }
+            }
+            if len >= 2 {
+                // Valid UTF-8 that is not ASCII: "é" at the end.
+                let mut text = ascii.clone();
+                text[len - 2..].copy_from_slice("\u{e9}".as_bytes());
+                texts.push(text);
+            }
+            texts
+        };
+        for max_len in [1usize, 3, 8, 31, 32, 33, 64, 1000, 1 << 40] {
+            let length_bits = bit_length_u128(max_len as u128);
+            for skip in 0..8 {
+                let lens = (0..=34u64).chain([max_len as u64 + 1, low_mask(length_bits)]);
+                for len in lens.filter(|&len| len <= low_mask(length_bits)) {
+                    let text_len = (len as usize).min(40);
+                    for text in texts(text_len) {
+                        for padding in [0, 1] {
+                            let bytes = string_message(skip, max_len, len, padding, &text);
+                            let cuts: Vec<usize> = if len <= 33 && padding == 0 {
+                                (0..=bytes.len()).collect()
+                            } else {
+                                vec![bytes.len()]
+                            };
+                            for cut in cuts {
+                                let input = &bytes[..cut];
+                                let limits = [None, Some(text_len), Some(text_len.saturating_sub(1))];
+                                for limit in limits {
+                                    for nul in [Nul::Allowed, Nul::Refused] {
+                                        let fresh = || {
+                                            let mut reader = match limit {
+                                                None => BitReader::new(input),
+                                                Some(limit) => BitReader::with_limit(input, limit),
+                                            };
+                                            reader.read_bits(skip.max(1)).map(drop).unwrap_or(());
+                                            if skip == 0 {
+                                                reader.seek_back(0);
+                                            }
+                                            reader
+                                        };
+                                        let (mut new, mut old) = (fresh(), fresh());
+                                        assert_eq!(
+                                            owned(&mut new, max_len, nul),
+                                            long_way(&mut old, max_len, nul),
+                                            "max_len {max_len}, skip {skip}, len {len}, {text:?}, padding {padding}, cut {cut}, {limit:?}"
+                                        );
+                                        through_window += usize::from(
+                                            short_owned_text(&mut fresh(), max_len, nul).is_some(),
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(through_window > 10_000, "{through_window}");
     }
 
     #[test]

@@ -346,6 +346,24 @@ impl<'a> BitSource for BitReader<'a> {
     }
 
     #[inline(always)]
+    fn window<const N: usize>(&self) -> Option<(&[u8; N], u32)> {
+        let byte = self.position >> 3;
+        let window = self.bytes.get(byte..byte + N)?.first_chunk::<N>()?;
+        Some((window, (self.position & 7) as u32))
+    }
+
+    #[inline(always)]
+    fn take_window(&mut self, bits: usize, budget: usize) {
+        // A caller's bug could only move the position past the end, where
+        // every take refuses (or reads zeros in a run), never out of the slice.
+        debug_assert!(bits <= self.remaining() && budget <= self.budget_left());
+        self.position += bits;
+        // `usize::MAX` (the default limit) only from the default limit
+        // itself: the same budget.
+        self.allocation_left = budget;
+    }
+
+    #[inline(always)]
     fn take_run(&mut self, count: usize, bits: u32) -> Result<BitRun<'_>, Error> {
         let total = (count as u64).saturating_mul(u64::from(bits));
         if bits > 64 || total > self.remaining() as u64 {

@@ -38,6 +38,16 @@ pub trait BitSource {
         start: usize,
         check: impl FnOnce(&'s [u8]) -> Result<&'s T, ErrorKind>,
     ) -> Result<&'s T, Error>;
+    /// The `N` bytes of input from the byte holding the position, and the
+    /// position's bit in the first (0..=7), when they are all there: what
+    /// a short string is read through (one bound check for its length, its
+    /// padding and its bytes), then taken with [`BitSource::take_window`].
+    fn window<const N: usize>(&self) -> Option<(&[u8; N], u32)>;
+    /// Takes `bits` bits that lie in a window [`BitSource::window`] handed
+    /// out, and leaves `budget` bytes of allocation budget (the caller
+    /// checked it is at most [`BitSource::budget_left`]): a read through a
+    /// window, neither tested again.
+    fn take_window(&mut self, bits: usize, budget: usize);
     /// Takes `count` values of `bits` (0..=64) bits each at once, checked
     /// to remain (else `UnexpectedEnd`, nothing taken), and hands back the
     /// run to cut them from.

@@ -151,7 +151,7 @@ mod variant;
 mod window;
 
 #[cfg(feature = "alloc")]
-use crate::read::{checked_text, text_start};
+use crate::read::{checked_text, short_owned_text, text_start};
 use crate::sink::Reserve;
 use crate::source::SourceExt;
 use crate::write as sinks;
@@ -443,6 +443,9 @@ fn owned_text<R: BitRead>(reader: &mut R, max_len: usize, nul: Nul) -> Result<St
 #[cfg(feature = "alloc")]
 #[inline(always)]
 fn owned_text_parts<R: BitRead>(reader: &mut R, max_len: usize, nul: Nul) -> Result<String, Error> {
+    if let Some(text) = short_owned_text(reader, max_len, nul) {
+        return Ok(text);
+    }
     let start = text_start(reader, max_len)?;
     let position = start.position;
     reader.claim_allocation::<u8>(start.len).map_err(|error| Error::new(error.kind(), position))?;
