@@ -212,12 +212,7 @@ pub(crate) fn extend_bools(values: &mut alloc::vec::Vec<bool>, bits: u64, count:
         // bytes below `len` are overwritten only with the values they hold.
         unsafe { start.add(at).cast::<u64>().write_unaligned(spread_bits(bits).to_le()) }
     };
-    if (8..=16).contains(&count) && room >= count {
-        // The first eight and the last eight (the same eight for 8): two
-        // stores whatever the count, no branch on it.
-        put(len, bits);
-        put(len + count - 8, bits >> (count - 8));
-    } else if count >= 8 && room >= count {
+    if count >= 8 && room >= count {
         let whole = count / 8;
         for eight in 0..whole {
             put(len + 8 * eight, bits >> (8 * eight));
@@ -538,8 +533,9 @@ mod tests {
 /// Appends `len` elements to `values`, elements `at..at + K` given by
 /// `chunk(at)` (a function of `at` alone, so overlapping chunks agree on
 /// the elements they share; called only with `at + K <= len.max(K)`). With room for `len` more: `K` to a store,
-/// the last `K` overlapping those before; up to `2 * K` without a branch
-/// on `len` ([`short_chunks`]). Without room, pushed one by one.
+/// the last `K` overlapping those before; fewer than `K` as two
+/// overlapping halves (quarters, ...) of `chunk(0)`. Without room, pushed
+/// one by one.
 #[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn extend_chunks<T: Copy, const K: usize>(
@@ -561,78 +557,54 @@ pub(crate) fn extend_chunks<T: Copy, const K: usize>(
     // elements (`start + len <= capacity`, checked above); `T: Copy`, so
     // nothing there needs dropping. `[T; K]` has `T`'s alignment.
     let store = |at: usize, elements: [T; K]| unsafe { room.add(at).cast::<[T; K]>().write(elements) };
-    if len <= 2 * K {
-        // SAFETY: `room` has room for `len` elements, as above.
-        unsafe { short_chunks(room, len, chunk(0), chunk(len.saturating_sub(K))) };
-    } else {
+    // `len` in `half..2 * half`: the first `half` of `first` and its last
+    // `half` before `len` cover it, in two fixed-size stores.
+    // SAFETY: `room` has room for `len` elements, as above.
+    let halves = |first: &[T; K], half: usize| unsafe {
+        match half {
+            4 => halves_of::<T, K, 4>(room, first, len),
+            2 => halves_of::<T, K, 2>(room, first, len),
+            _ => halves_of::<T, K, 1>(room, first, len),
+        }
+    };
+    if len >= K {
         let mut at = 0;
         while at + K < len {
             store(at, chunk(at));
             at += K;
         }
         store(len - K, chunk(len - K));
+    } else if len > 0 {
+        let first = chunk(0);
+        match len {
+            4.. => halves(&first, 4),
+            2.. => halves(&first, 2),
+            _ => halves(&first, 1),
+        }
     }
     // SAFETY: the stores above initialised slots `start..start + len`, all
     // within the capacity.
     unsafe { values.set_len(start + len) }
 }
 
-/// [`extend_chunks`]' `len` of 1 to `2 * K` (nothing for 0) without a
-/// branch on it: `first` (elements `0..K`) at 0 and `last` (elements
-/// `len - K..len`) ending at `len` when `len >= K`, else the halves (then
-/// quarters, ...) of `first` that fit, each pair of stores sent to a
-/// scratch array when it does not fit (as [`copy_short`]'s).
+/// [`extend_chunks`]' fewer than `K`: elements `0..H` and `len - H..len`
+/// of `first` into `room` (nothing unless `H <= len <= K`).
 ///
 /// # Safety
 ///
 /// `room` is valid for writes of `len` elements of `T`, aligned for `T`.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-unsafe fn short_chunks<T: Copy, const K: usize>(room: *mut T, len: usize, first: [T; K], last: [T; K]) {
-    let mut spare = core::mem::MaybeUninit::<[T; K]>::uninit();
-    let spare = spare.as_mut_ptr().cast::<T>();
-    let whole = len >= K;
-    let (at, to) = (len.saturating_sub(K), core::hint::select_unpredictable(whole, room, spare));
-    // SAFETY: when `len >= K`, elements `0..K` and `len - K..len` of
-    // `room` (`len <= 2 * K` is no matter: both lie in `len`); else both
-    // stores at the start of `spare` (`at` is 0), which holds `K`.
-    unsafe {
-        to.cast::<[T; K]>().write(first);
-        to.add(at).cast::<[T; K]>().write(last);
-        chunk_halves::<T, K, 4>(room, spare, len, &first);
-        chunk_halves::<T, K, 2>(room, spare, len, &first);
-        chunk_halves::<T, K, 1>(room, spare, len, &first);
-    }
-}
-
-/// [`short_chunks`]' elements `0..H` and `len - H..len` of `first` (`H`
-/// below `K`) into `room` when `H <= len < K`, else into `spare`.
-///
-/// # Safety
-///
-/// `room` is valid for writes of `len` elements of `T` and `spare` of `K`,
-/// both aligned for `T`.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-unsafe fn chunk_halves<T: Copy, const K: usize, const H: usize>(
-    room: *mut T,
-    spare: *mut T,
-    len: usize,
-    first: &[T; K],
-) {
-    if H >= K {
-        return;
-    }
-    let fits = H <= len && len < K;
-    let at = core::hint::select_unpredictable(fits, len.wrapping_sub(H), 0);
-    let to = core::hint::select_unpredictable(fits, room, spare);
-    // SAFETY: `H < K`; when `H <= len < K`, elements `0..H` and `len - H..
-    // len` lie in `room`'s `len` and in `first`'s `K`; else both stores
-    // and the read are at the start of `spare` and `first`, which hold `K`.
-    unsafe {
-        let from = first.as_ptr();
-        to.cast::<[T; H]>().write(from.cast::<[T; H]>().read());
-        to.add(at).cast::<[T; H]>().write(from.add(at).cast::<[T; H]>().read());
+unsafe fn halves_of<T: Copy, const K: usize, const H: usize>(room: *mut T, first: &[T; K], len: usize) {
+    let tail = first.get(len.wrapping_sub(H)..).and_then(|rest| rest.first_chunk::<H>());
+    if let (Some(head), Some(tail), true) = (first.first_chunk::<H>(), tail, len >= H) {
+        // SAFETY: slots `0..H` and `len - H..len` lie in `room`'s `len`
+        // (`H <= len`, checked here); `[T; H]` has `T`'s alignment, and the
+        // sources are in `first`, which the caller holds apart from `room`.
+        unsafe {
+            room.cast::<[T; H]>().write(*head);
+            room.add(len - H).cast::<[T; H]>().write(*tail);
+        }
     }
 }
 
