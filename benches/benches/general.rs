@@ -1,6 +1,7 @@
 //! Issue 15's general data at full width ([`bitpack_benches::general`]): a
-//! world update of 256 entities (`Vec<bool>`, `Vec<u16>`, optional enums)
-//! and 256 web-log records (short strings), encoded and decoded by bitpack
+//! world update of 256 entities (`Vec<bool>`, `Vec<u16>`, optional enums),
+//! 256 web-log records (short strings) and 256 records (`Vec<bool>`,
+//! `Vec<u8>`), encoded and decoded by bitpack
 //! and by bitcode in the same run, buffers reused.
 
 use std::hint::black_box;
@@ -43,6 +44,7 @@ where
 fn general_data(c: &mut Criterion) {
     compare(c, "world", &general::world());
     compare(c, "logs", &general::logs());
+    compare(c, "records", &general::records());
 }
 
 criterion_group!(benches, general_data);

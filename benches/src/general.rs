@@ -6,6 +6,8 @@
 //!   `Vec<u16>` of 2 to 6 item ids and an optional enum with data.
 //! - [`logs`]: 256 web-log records, each a method, a short path and a short
 //!   user agent (strings), a `u16` status and a `u64` size.
+//! - [`records`]: 256 records, each an id, a `Vec<bool>` of 8 to 12 flags
+//!   and a `Vec<u8>` payload of 12 to 20 bytes.
 //!
 //! Both derive `BitPack` and bitcode's `Encode`/`Decode`: `src/bin/bulk.rs`
 //! counts both under callgrind, and the criterion bench `general` times them.
@@ -64,6 +66,23 @@ pub struct Logs {
     pub records: Vec<LogRecord>,
 }
 
+/// One record of general data: flags and a short byte payload.
+#[derive(Clone, Debug, PartialEq, BitPack, bitcode::Encode, bitcode::Decode)]
+pub struct Record {
+    pub id: u16,
+    #[bitpack(max_len = 16)]
+    pub flags: Vec<bool>,
+    #[bitpack(max_len = 32)]
+    pub payload: Vec<u8>,
+}
+
+/// Records sent together.
+#[derive(Clone, Debug, PartialEq, BitPack, bitcode::Encode, bitcode::Decode)]
+pub struct Records {
+    #[bitpack(max_len = 256)]
+    pub records: Vec<Record>,
+}
+
 /// [`BATCH`] entities from seed 15: ids in order, half the flags set, one
 /// entity in five idle, one in five without an activity.
 pub fn world() -> World {
@@ -86,6 +105,20 @@ pub fn world() -> World {
         })
         .collect();
     World { entities }
+}
+
+/// [`BATCH`] records from seed 15: ids in order, half the flags set,
+/// random payload bytes.
+pub fn records() -> Records {
+    let mut rng = SplitMix64::new(15);
+    let records = (0..BATCH)
+        .map(|index| Record {
+            id: index as u16,
+            flags: (0..8 + rng.below(5)).map(|_| rng.percent(50)).collect(),
+            payload: (0..12 + rng.below(9)).map(|_| rng.below(256) as u8).collect(),
+        })
+        .collect();
+    Records { records }
 }
 
 const METHODS: [&str; 4] = ["GET", "GET", "POST", "HEAD"];
@@ -136,6 +169,7 @@ mod tests {
         let (world, logs) = (world(), logs());
         round_trip(&world);
         round_trip(&logs);
+        round_trip(&records());
         let flags: usize = world.entities.iter().map(|entity| entity.flags.len()).sum();
         let items: usize = world.entities.iter().map(|entity| entity.items.len()).sum();
         assert!((9..=11).contains(&(flags / BATCH)) && (3..=5).contains(&(items / BATCH)), "{flags} {items}");

@@ -3,10 +3,8 @@
 //! count under callgrind (per round: the count at `ROUNDS` less the count
 //! at 0, over `ROUNDS`):
 //!
-//! - `records` (the default): 256 records, each with a `Vec<bool>` of about
-//!   10 flags and a `Vec<u8>` of about 16 bytes;
-//! - `world` and `logs`: [`bitpack_benches::general`]'s world update and
-//!   web-log batch.
+//! - `records` (the default), `world` and `logs`:
+//!   [`bitpack_benches::general`]'s records, world update and web-log batch.
 //!
 //! ```text
 //! cargo build --release -p bitpack-benches --bin bulk
@@ -18,39 +16,8 @@ use std::process::ExitCode;
 
 use bitpack::{BitPack, BitReader, BitWriter};
 use bitpack_benches::general;
-use bitpack_benches::rng::SplitMix64;
 
-const RECORDS: usize = 256;
 const USAGE: &str = "usage: bulk encode|decode ROUNDS [bitcode] [records|world|logs]";
-
-/// One record of general data: flags and a short byte payload.
-#[derive(Clone, Debug, PartialEq, BitPack, bitcode::Encode, bitcode::Decode)]
-pub struct Record {
-    pub id: u16,
-    #[bitpack(max_len = 16)]
-    pub flags: Vec<bool>,
-    #[bitpack(max_len = 32)]
-    pub payload: Vec<u8>,
-}
-
-/// The records sent together.
-#[derive(Clone, Debug, PartialEq, BitPack, bitcode::Encode, bitcode::Decode)]
-pub struct Batch {
-    #[bitpack(max_len = 256)]
-    pub records: Vec<Record>,
-}
-
-fn batch() -> Batch {
-    let mut rng = SplitMix64::new(15);
-    let records = (0..RECORDS)
-        .map(|index| Record {
-            id: index as u16,
-            flags: (0..8 + rng.below(5)).map(|_| rng.percent(50)).collect(),
-            payload: (0..12 + rng.below(9)).map(|_| rng.below(256) as u8).collect(),
-        })
-        .collect();
-    Batch { records }
-}
 
 /// Encodes or decodes `value` `rounds` times; the bytes of both encodings.
 fn run<T>(value: &T, encode: bool, rounds: usize, with_bitcode: bool) -> (usize, usize)
@@ -124,7 +91,7 @@ fn main() -> ExitCode {
         }
     }
     let (used, bitcode_bytes) = match data {
-        "records" => run(&batch(), encode, rounds, with_bitcode),
+        "records" => run(&general::records(), encode, rounds, with_bitcode),
         "world" => run(&general::world(), encode, rounds, with_bitcode),
         _ => run(&general::logs(), encode, rounds, with_bitcode),
     };
