@@ -363,15 +363,21 @@ pub fn write_atomic<W: BitWrite + ?Sized, R>(
     let start = writer.checkpoint();
     let result = write(writer);
     if result.is_err() {
-        rewind_writer(writer, start);
+        // Inline, the cold path marked by a call that takes nothing: a
+        // call that took the writer would take its address, and a writer
+        // held in a local could then no longer keep its state in
+        // registers.
+        cold_path();
+        writer.rewind(start);
     }
     result
 }
 
+/// Marks the path that calls it as unlikely; takes nothing, so a local
+/// sink's address never reaches a call.
 #[cold]
-fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
-    writer.rewind(start);
-}
+#[inline(never)]
+pub(crate) fn cold_path() {}
 
 /// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
 /// bytes; a NUL refused or not.
@@ -428,9 +434,16 @@ fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, b
     }
 }
 
-#[cold]
+/// The error at the sink's position. Its position goes to the cold call
+/// by value: a local sink's address must not (see `write_atomic`).
+#[inline(always)]
 fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
-    Error::new(kind, sink.position())
+    error_at(kind, sink.position())
+}
+
+#[cold]
+fn error_at(kind: ErrorKind, position: usize) -> Error {
+    Error::new(kind, position)
 }
 
 #[inline(always)]

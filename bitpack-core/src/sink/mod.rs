@@ -84,8 +84,32 @@ macro_rules! forward_window {
     };
 }
 
+/// [`Reserve`]'s `hold` for a sink already inside a reservation: its
+/// `reserve_all`, kept as it goes.
+macro_rules! hold_reserved {
+    ($inner:ty) => {
+        type Held<'t>
+            = Reserved<'t, $inner>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>> {
+            self.reserve_all(bits)
+        }
+
+        #[inline(always)]
+        fn keep<'t>(_held: Self::Held<'t>)
+        where
+            Self: 't,
+        {
+        }
+    };
+}
+
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
+pub(crate) mod held;
 pub(crate) mod local;
 pub(crate) mod reserved;
 pub(crate) mod window;
@@ -196,4 +220,24 @@ pub trait Reserve {
     /// not fit (or the window does not). After the writes the caller asks
     /// [`BitSink::overran`] and writes them again another way if so.
     fn window(&mut self, bits: usize) -> Option<Self::Window<'_>>;
+
+    /// The sink of [`Reserve::hold`].
+    type Held<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// [`Reserve::reserve_all`] for a derived `write_to`'s fields, with a
+    /// writer's state copied into the value returned (`sink::held`), so
+    /// that the compiler can keep it in registers across the fields; no
+    /// `Drop` puts it back (a drop's landing pad would take its address):
+    /// [`Reserve::keep`] does, after writes that succeeded. Dropped without
+    /// it, the writes are undone (the writer is as it was before `hold`).
+    /// On other sinks (counters, already reserved ones) this is
+    /// `reserve_all`'s sink and `keep` does nothing.
+    fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>>;
+
+    /// The writes through `held` kept: a held writer's state back in it.
+    fn keep<'s>(held: Self::Held<'s>)
+    where
+        Self: 's;
 }

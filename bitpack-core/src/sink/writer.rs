@@ -93,16 +93,17 @@ impl<'a> BitWriter<'a> {
         self.state.settle(&mut self.buf);
     }
 
+    /// Its buffer's words reborrowed and its state, borrowed apart (for
+    /// `sink::held`).
+    #[inline(always)]
+    pub(crate) fn words_and_state(&mut self) -> (Words<'_>, &mut WriterCheckpoint) {
+        (self.buf.reborrow(), &mut self.state)
+    }
+
     /// Its buffer and its state, borrowed apart (for `sink::window`).
     #[inline(always)]
     pub(crate) fn parts(&mut self) -> (&mut [u8], &mut WriterCheckpoint) {
         (self.buf.buf(), &mut self.state)
-    }
-
-    /// Appends up to 32 bits.
-    #[inline(always)]
-    fn push32(&mut self, value: u64, bits: u32) {
-        self.state.push32(&mut self.buf, value, bits);
     }
 }
 
@@ -429,7 +430,7 @@ impl BitSink for BitWriter<'_> {
         self.state.store_text(self.buf.buf(), header, header_bits, bytes)
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
         // Short runs (names, tags) go through the scratch word four bytes at
         // a time: a variable-length `memcpy` call costs more than they do.
@@ -437,24 +438,40 @@ impl BitSink for BitWriter<'_> {
             self.state.push_bytes(&mut self.buf, bytes);
             return;
         }
-        let mut rest = bytes;
-        // Fill the current word a byte at a time...
-        while self.state.scratch_bits != 0 {
-            let Some((&first, tail)) = rest.split_first() else { return };
-            self.push32(u64::from(first), 8);
-            rest = tail;
-        }
-        // ...copy whole words straight into the buffer...
-        let whole = rest.len() & !3;
-        if let Some(dest) = self.buf.buf().get_mut(self.state.word_index..self.state.word_index + whole) {
-            dest.copy_from_slice(&rest[..whole]);
-        }
-        self.state.word_index += whole;
-        // ...and start the next word with what is left.
-        for &byte in &rest[whole..] {
-            self.push32(u64::from(byte), 8);
-        }
+        // Out of line, the state by value: a call that took the writer
+        // would take its address, and a writer held in a local could no
+        // longer keep its state in registers (`sink::local`).
+        self.state = long_aligned_bytes(self.state, self.buf.buf(), bytes);
     }
+}
+
+/// [`BitSink::push_aligned_bytes`] of 64 bytes or more with `state` into
+/// `buf`: the new state.
+#[inline(never)]
+pub(crate) fn long_aligned_bytes(
+    mut state: WriterCheckpoint,
+    buf: &mut [u8],
+    bytes: &[u8],
+) -> WriterCheckpoint {
+    let mut words = Words::new(buf);
+    let mut rest = bytes;
+    // Fill the current word a byte at a time...
+    while state.scratch_bits != 0 {
+        let Some((&first, tail)) = rest.split_first() else { return state };
+        state.push32(&mut words, u64::from(first), 8);
+        rest = tail;
+    }
+    // ...copy whole words straight into the buffer...
+    let whole = rest.len() & !3;
+    if let Some(dest) = words.buf().get_mut(state.word_index..state.word_index + whole) {
+        dest.copy_from_slice(&rest[..whole]);
+    }
+    state.word_index += whole;
+    // ...and start the next word with what is left.
+    for &byte in &rest[whole..] {
+        state.push32(&mut words, u64::from(byte), 8);
+    }
+    state
 }
 
 #[cfg(test)]
