@@ -24,7 +24,7 @@ pub struct BitWriter<'a> {
     buf: Words<'a>,
     /// Pending bits (low bit first; fewer than 32 between pushes, up to 63
     /// while held in a local: `push_wide`) and the byte offset where they
-    /// go (a multiple of 4).
+    /// go (any byte: a short string leaves it at the string's end).
     state: WriterCheckpoint,
     capacity_bits: usize,
 }
@@ -286,8 +286,8 @@ impl WriterCheckpoint {
     /// [`BitSink::store_text`] with this state, into `buf` from its next
     /// word: the waiting bits and the header as two 8-byte stores, the
     /// bytes (now byte-aligned) as 8-byte copies, the last overlapping
-    /// (a string under 8 bytes as one word), and the last 0 to 3 bytes
-    /// waiting again, taken from those words in registers. Where the
+    /// (a string under 8 bytes as one word), and nothing waiting after
+    /// them, the next word at the byte after the string. Where the
     /// pushes branched on whether each word filled the scratch, this
     /// branches only on whether the string has 8 bytes, on a shorter one's
     /// length (`short_word`) and, past 24 bytes, in the copies' loop.
@@ -318,11 +318,7 @@ impl WriterCheckpoint {
         put(room, 8, high);
         // Under 16: both are under 64.
         let start = ((waiting + header_bits) as usize / 8) & 15;
-        let end = start + len;
-        // The bytes from the last whole 4-byte word on wait again.
-        let word_end = end & !3;
-        let tail = 8 * (end & 3) as u32;
-        self.scratch = if len >= 8 {
+        if len >= 8 {
             let word_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
             let last_at = len - 8;
             // The first 24 bytes in two copies and the last (those that
@@ -336,24 +332,16 @@ impl WriterCheckpoint {
                 put(room, start + at, word_at(at));
                 at += 8;
             }
-            let last = word_at(last_at);
-            put(room, start + last_at, last);
-            // Its last 0 to 3 bytes.
-            (last >> 32) >> (32 - tail)
+            put(room, start + last_at, word_at(last_at));
         } else {
-            let text = short_word(bytes, |byte| byte);
-            put(room, start, text);
-            if word_end >= start {
-                text >> (8 * (word_end - start))
-            } else {
-                // The string is shorter than the bytes that wait: the
-                // header's last ones (in one of its two halves) come first.
-                let half = if word_end >= 8 { high } else { low };
-                half >> (8 * (word_end & 7)) | text << (8 * (start - word_end))
-            }
-        };
-        self.scratch_bits = tail;
-        self.word_index += word_end;
+            put(room, start, short_word(bytes, |byte| byte));
+        }
+        // Nothing waits after the string: the next word starts at its end,
+        // on any byte (every store and `finish` take any byte offset), so
+        // its last bytes need not be taken back from those words.
+        self.scratch = 0;
+        self.scratch_bits = 0;
+        self.word_index += start + len;
         true
     }
 
@@ -361,7 +349,7 @@ impl WriterCheckpoint {
     #[inline(always)]
     fn flush_word(&mut self, store: &mut impl Store) {
         // The reservation guarantees these 4 bytes lie inside the buffer: 32
-        // reserved bits start at `word_index`, a multiple of 4 bytes. (Past
+        // reserved bits start at byte `word_index`. (Past
         // it, after an overrun, nothing is stored and `finish` refuses.)
         store.u32_at(self.word_index, self.scratch as u32);
         self.word_index += 4;
