@@ -291,18 +291,21 @@ impl WriterCheckpoint {
     /// pushes branched on whether each word filled the scratch, this
     /// branches only on whether the string has 8 bytes, on a shorter one's
     /// length (`short_word`) and, past 24 bytes, in the copies' loop.
-    /// `false` when `buf` has fewer than [`TEXT_ROOM`] bytes from the next
-    /// word, or the string 64 or more.
+    /// Near the end of `buf` (fewer than [`TEXT_ROOM`] bytes from the next
+    /// word) pushed instead, out of line, to the same state (nothing
+    /// waiting after the string either way, so the compiler knows it
+    /// after every short string). `false` for a string of 64 bytes or more.
     #[inline(always)]
     pub(crate) fn store_text(&mut self, buf: &mut [u8], header: u64, header_bits: u32, bytes: &[u8]) -> bool {
         let len = bytes.len();
         debug_assert!(header_bits < 64 && len < 64);
-        let Some(room) = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>) else {
-            return false;
-        };
         if len >= 64 {
             return false;
         }
+        let Some(room) = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>) else {
+            *self = text_near_the_end(*self, buf, header, header_bits, bytes);
+            return true;
+        };
         // Every store ends by byte 15 + 63 (the compiler sees it: no
         // bounds check).
         let put = |room: &mut [u8; TEXT_ROOM], at: usize, word: u64| {
@@ -431,6 +434,36 @@ impl BitSink for BitWriter<'_> {
         // longer keep its state in registers (`sink::local`).
         self.state = long_aligned_bytes(self.state, self.buf.buf(), bytes);
     }
+}
+
+/// [`WriterCheckpoint::store_text`] where `buf` has fewer than
+/// [`TEXT_ROOM`] bytes from the next word: the header and bytes pushed,
+/// then the whole bytes left waiting (fewer than 8: the string ends on a
+/// byte) stored one by one, so that nothing waits after it, as after the
+/// straight stores. By value: no call takes a held writer's address.
+#[cold]
+#[inline(never)]
+fn text_near_the_end(
+    mut state: WriterCheckpoint,
+    buf: &mut [u8],
+    header: u64,
+    header_bits: u32,
+    bytes: &[u8],
+) -> WriterCheckpoint {
+    let mut words = Words::new(buf);
+    state.push_wide(&mut words, header, header_bits);
+    for &byte in bytes {
+        state.push_wide(&mut words, u64::from(byte), 8);
+    }
+    debug_assert!(state.scratch_bits % 8 == 0);
+    let waiting = (state.scratch_bits / 8) as usize;
+    let at = state.word_index;
+    // The reservation holds them; past it (a `MAX_BITS` that understates)
+    // they are dropped, as every store past the buffer is.
+    if let Some(dest) = words.buf().get_mut(at..at + waiting) {
+        dest.copy_from_slice(&state.scratch.to_le_bytes()[..waiting]);
+    }
+    WriterCheckpoint { scratch: 0, scratch_bits: 0, word_index: at + waiting }
 }
 
 /// [`BitSink::push_aligned_bytes`] of 64 bytes or more with `state` into
