@@ -455,7 +455,7 @@ fn text_near_the_end(
     for &byte in bytes {
         state.push_wide(&mut words, u64::from(byte), 8);
     }
-    debug_assert!(state.scratch_bits % 8 == 0);
+    debug_assert!(state.scratch_bits.is_multiple_of(8));
     let waiting = (state.scratch_bits / 8) as usize;
     let at = state.word_index;
     // The reservation holds them; past it (a `MAX_BITS` that understates)
