@@ -415,16 +415,16 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
 const INLINE_BYTES: usize = 64;
 
 /// The low `header_bits` (under 64) of `header` (a length and padding
-/// that end on a byte boundary), then `bytes`: a short
-/// string stored straight into a writer's buffer when it has room
-/// (`BitSink::store_text`), else gathered a word at a time and pushed, all
-/// inlined; a long one through the sink's aligned copy.
+/// that end on a byte boundary), then `bytes`: stored straight into a
+/// writer's buffer (`BitSink::store_text`); into another sink a short
+/// string gathered a word at a time and pushed, all inlined, a long one
+/// through the sink's aligned copy.
 #[inline(always)]
 fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, bytes: &[u8]) {
+    if sink.store_text(header, header_bits, bytes) {
+        return;
+    }
     if bytes.len() < INLINE_BYTES {
-        if sink.store_text(header, header_bits, bytes) {
-            return;
-        }
         let mut pending = Pending::after(sink, header, header_bits);
         pending.put_bytes(sink, bytes);
         pending.finish(sink);

@@ -171,11 +171,11 @@ pub trait BitSink {
         }
     }
 
-    /// A short string straight into the sink's buffer: the low
-    /// `header_bits` (under 64, ending on a byte boundary) of `header` (its
-    /// length and padding), then `bytes` (fewer than 64).
-    /// `false`, nothing written, when the sink has no such path (or no room
-    /// for its fixed-size stores): the caller then pushes them.
+    /// A string straight into the sink's buffer: the low `header_bits`
+    /// (under 64, ending on a byte boundary) of `header` (its length and
+    /// padding), then `bytes`, nothing waiting after them (a writer's:
+    /// always `true`). `false`, nothing written, when the sink has no such
+    /// path: the caller then pushes them.
     #[inline(always)]
     fn store_text(&mut self, header: u64, header_bits: u32, bytes: &[u8]) -> bool {
         let _ = (header, header_bits, bytes);

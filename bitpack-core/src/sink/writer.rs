@@ -291,19 +291,19 @@ impl WriterCheckpoint {
     /// pushes branched on whether each word filled the scratch, this
     /// branches only on whether the string has 8 bytes, on a shorter one's
     /// length (`short_word`) and, past 24 bytes, in the copies' loop.
-    /// Near the end of `buf` (fewer than [`TEXT_ROOM`] bytes from the next
-    /// word) pushed instead, out of line, to the same state (nothing
-    /// waiting after the string either way, so the compiler knows it
-    /// after every short string). `false` for a string of 64 bytes or more.
+    /// A longer string, or one near the end of `buf` (fewer than
+    /// [`TEXT_ROOM`] bytes from the next word), out of line to the same
+    /// state: nothing waits after a string either way, so the compiler
+    /// knows it after every one. Always `true`.
     #[inline(always)]
     pub(crate) fn store_text(&mut self, buf: &mut [u8], header: u64, header_bits: u32, bytes: &[u8]) -> bool {
         let len = bytes.len();
-        debug_assert!(header_bits < 64 && len < 64);
-        if len >= 64 {
-            return false;
-        }
-        let Some(room) = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>) else {
-            *self = text_near_the_end(*self, buf, header, header_bits, bytes);
+        debug_assert!(header_bits < 64);
+        let room = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>);
+        let Some(room) = room.filter(|_| len < 64) else {
+            // Nothing waits after it: set here, where the compiler sees it.
+            let word_index = text_out_of_line(*self, buf, header, header_bits, bytes);
+            *self = WriterCheckpoint { scratch: 0, scratch_bits: 0, word_index };
             return true;
         };
         // Every store ends by byte 15 + 63 (the compiler sees it: no
@@ -436,34 +436,35 @@ impl BitSink for BitWriter<'_> {
     }
 }
 
-/// [`WriterCheckpoint::store_text`] where `buf` has fewer than
-/// [`TEXT_ROOM`] bytes from the next word: the header and bytes pushed,
-/// then the whole bytes left waiting (fewer than 8: the string ends on a
-/// byte) stored one by one, so that nothing waits after it, as after the
-/// straight stores. By value: no call takes a held writer's address.
+/// [`WriterCheckpoint::store_text`] of a string of 64 bytes or more, or
+/// where `buf` has fewer than [`TEXT_ROOM`] bytes from the next word: the
+/// header pushed, the whole bytes then waiting (fewer than 8: the header
+/// ends on a byte) stored one by one, and the string copied after them, so
+/// that nothing waits after it, as after the straight stores: the next
+/// word's byte. By value: no call takes a held writer's address.
 #[cold]
 #[inline(never)]
-fn text_near_the_end(
+fn text_out_of_line(
     mut state: WriterCheckpoint,
     buf: &mut [u8],
     header: u64,
     header_bits: u32,
     bytes: &[u8],
-) -> WriterCheckpoint {
+) -> usize {
     let mut words = Words::new(buf);
     state.push_wide(&mut words, header, header_bits);
-    for &byte in bytes {
-        state.push_wide(&mut words, u64::from(byte), 8);
-    }
     debug_assert!(state.scratch_bits.is_multiple_of(8));
     let waiting = (state.scratch_bits / 8) as usize;
     let at = state.word_index;
+    let end = at + waiting + bytes.len();
     // The reservation holds them; past it (a `MAX_BITS` that understates)
     // they are dropped, as every store past the buffer is.
-    if let Some(dest) = words.buf().get_mut(at..at + waiting) {
-        dest.copy_from_slice(&state.scratch.to_le_bytes()[..waiting]);
+    if let Some(dest) = words.buf().get_mut(at..end) {
+        let (header_bytes, text) = dest.split_at_mut(waiting);
+        header_bytes.copy_from_slice(&state.scratch.to_le_bytes()[..waiting]);
+        text.copy_from_slice(bytes);
     }
-    WriterCheckpoint { scratch: 0, scratch_bits: 0, word_index: at + waiting }
+    end
 }
 
 /// [`BitSink::push_aligned_bytes`] of 64 bytes or more with `state` into
