@@ -3,7 +3,6 @@
 use super::BitSink;
 use crate::error::{Error, ErrorKind};
 use crate::unchecked::Words;
-use crate::words::short_word;
 
 /// Writes bits into a byte buffer of any length, LSB first, flushing
 /// 32-bit little-endian words as the reference does. Never allocates.
@@ -336,8 +335,17 @@ impl WriterCheckpoint {
                 at += 8;
             }
             put(room, start + last_at, word_at(last_at));
-        } else {
-            put(room, start, short_word(bytes, |byte| byte));
+        } else if len >= 4 {
+            // Its first 4 bytes and its last 4 (overlapping), stored as
+            // they are: nothing after the string is needed in registers.
+            let four = |at: usize| <[u8; 4]>::try_from(&bytes[at..at + 4]).unwrap_or([0; 4]);
+            room[start..start + 4].copy_from_slice(&four(0));
+            room[start + len - 4..start + len].copy_from_slice(&four(len - 4));
+        } else if len > 0 {
+            // The first, middle and last byte (some the same).
+            room[start] = bytes[0];
+            room[start + len / 2] = bytes[len / 2];
+            room[start + len - 1] = bytes[len - 1];
         }
         // Nothing waits after the string: the next word starts at its end,
         // on any byte (every store and `finish` take any byte offset), so
