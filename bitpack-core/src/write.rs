@@ -434,16 +434,15 @@ fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, b
     }
 }
 
-/// The error at the sink's position. Its position goes to the cold call
-/// by value: a local sink's address must not (see `write_atomic`).
+/// The error at the sink's position, built inline on a path marked cold:
+/// a call that took the sink would take its address (a held writer's
+/// state would then live in memory, see `write_atomic`), and one that
+/// returned the error would hide from the compiler that it is an error, so
+/// the state on that path would reach the fields after it as if written.
 #[inline(always)]
 fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
-    error_at(kind, sink.position())
-}
-
-#[cold]
-fn error_at(kind: ErrorKind, position: usize) -> Error {
-    Error::new(kind, position)
+    cold_path();
+    Error::new(kind, sink.position())
 }
 
 #[inline(always)]
