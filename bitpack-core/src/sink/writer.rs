@@ -311,13 +311,14 @@ impl WriterCheckpoint {
             room[at..at + 8].copy_from_slice(&word.to_le_bytes());
         };
         // Up to 63 waiting bits and 63 of header, a whole number of bytes:
-        // `low`, then what passed it (`header >> (64 - waiting)`, 0 when
-        // nothing waits).
+        // `low`, then what passed it (`header >> (64 - waiting)`) only when
+        // some did (the string's bytes start in the first word otherwise;
+        // with nothing waiting, after another string, this folds away).
         let waiting = self.scratch_bits;
-        let low = self.scratch | header << waiting;
-        let high = (header >> 1) >> (63 - waiting);
-        put(room, 0, low);
-        put(room, 8, high);
+        put(room, 0, self.scratch | header << waiting);
+        if waiting + header_bits > 64 {
+            put(room, 8, (header >> 1) >> (63 - waiting));
+        }
         // Under 16: both are under 64.
         let start = ((waiting + header_bits) as usize / 8) & 15;
         if len >= 8 {
