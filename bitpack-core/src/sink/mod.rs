@@ -232,8 +232,9 @@ pub trait Reserve {
     /// `Drop` puts it back (a drop's landing pad would take its address):
     /// [`Reserve::keep`] does, after writes that succeeded. Dropped without
     /// it, the writes are undone (the writer is as it was before `hold`).
-    /// On other sinks (counters, already reserved ones) this is
-    /// `reserve_all`'s sink and `keep` does nothing.
+    /// On other sinks `keep` does nothing: a counter's is its local,
+    /// reserved (its window), moved back when dropped; an already reserved
+    /// sink's is its `reserve_all`, or its inner writer's held form.
     fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>>;
 
     /// The writes through `held` kept: a held writer's state back in it.
