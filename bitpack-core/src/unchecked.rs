@@ -54,6 +54,13 @@ impl<'a> Words<'a> {
         Words { buf, end8, end4 }
     }
 
+    /// The same buffer and ends, reborrowed (a writer held by value,
+    /// `sink::held`, keeps them in registers; no `unsafe` here).
+    #[inline(always)]
+    pub(crate) fn reborrow(&mut self) -> Words<'_> {
+        Words { buf: &mut *self.buf, end8: self.end8, end4: self.end4 }
+    }
+
     /// The buffer, for checked accesses.
     #[inline(always)]
     pub(crate) fn buf(&mut self) -> &mut [u8] {

@@ -363,15 +363,21 @@ pub fn write_atomic<W: BitWrite + ?Sized, R>(
     let start = writer.checkpoint();
     let result = write(writer);
     if result.is_err() {
-        rewind_writer(writer, start);
+        // Inline, the cold path marked by a call that takes nothing: a
+        // call that took the writer would take its address, and a writer
+        // held in a local could then no longer keep its state in
+        // registers.
+        cold_path();
+        writer.rewind(start);
     }
     result
 }
 
+/// Marks the path that calls it as unlikely; takes nothing, so a local
+/// sink's address never reaches a call.
 #[cold]
-fn rewind_writer<W: BitWrite + ?Sized>(writer: &mut W, start: W::Checkpoint) {
-    writer.rewind(start);
-}
+#[inline(never)]
+pub(crate) fn cold_path() {}
 
 /// `write_str`'s wire: the length as `int(len, 0, max_len)`, align, the
 /// bytes; a NUL refused or not.
@@ -409,16 +415,16 @@ pub(crate) fn write_text<S: BitWrite + ?Sized>(
 const INLINE_BYTES: usize = 64;
 
 /// The low `header_bits` (under 64) of `header` (a length and padding
-/// that end on a byte boundary), then `bytes`: a short
-/// string stored straight into a writer's buffer when it has room
-/// (`BitSink::store_text`), else gathered a word at a time and pushed, all
-/// inlined; a long one through the sink's aligned copy.
+/// that end on a byte boundary), then `bytes`: stored straight into a
+/// writer's buffer (`BitSink::store_text`); into another sink a short
+/// string gathered a word at a time and pushed, all inlined, a long one
+/// through the sink's aligned copy.
 #[inline(always)]
 fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, bytes: &[u8]) {
+    if sink.store_text(header, header_bits, bytes) {
+        return;
+    }
     if bytes.len() < INLINE_BYTES {
-        if sink.store_text(header, header_bits, bytes) {
-            return;
-        }
         let mut pending = Pending::after(sink, header, header_bits);
         pending.put_bytes(sink, bytes);
         pending.finish(sink);
@@ -428,8 +434,14 @@ fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, b
     }
 }
 
-#[cold]
+/// The error at the sink's position, built inline on a path marked cold:
+/// a call that took the sink would take its address (a held writer's
+/// state would then live in memory, see `write_atomic`), and one that
+/// returned the error would hide from the compiler that it is an error, so
+/// the state on that path would reach the fields after it as if written.
+#[inline(always)]
 fn fail<S: BitSink + ?Sized>(sink: &S, kind: ErrorKind) -> Error {
+    cold_path();
     Error::new(kind, sink.position())
 }
 

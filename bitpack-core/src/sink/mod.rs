@@ -84,8 +84,32 @@ macro_rules! forward_window {
     };
 }
 
+/// [`Reserve`]'s `hold` for a sink already inside a reservation: its
+/// `reserve_all`, kept as it goes.
+macro_rules! hold_reserved {
+    ($inner:ty) => {
+        type Held<'t>
+            = Reserved<'t, $inner>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>> {
+            self.reserve_all(bits)
+        }
+
+        #[inline(always)]
+        fn keep<'t>(_held: Self::Held<'t>)
+        where
+            Self: 't,
+        {
+        }
+    };
+}
+
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
+pub(crate) mod held;
 pub(crate) mod local;
 pub(crate) mod reserved;
 pub(crate) mod window;
@@ -147,11 +171,11 @@ pub trait BitSink {
         }
     }
 
-    /// A short string straight into the sink's buffer: the low
-    /// `header_bits` (under 64, ending on a byte boundary) of `header` (its
-    /// length and padding), then `bytes` (fewer than 64).
-    /// `false`, nothing written, when the sink has no such path (or no room
-    /// for its fixed-size stores): the caller then pushes them.
+    /// A string straight into the sink's buffer: the low `header_bits`
+    /// (under 64, ending on a byte boundary) of `header` (its length and
+    /// padding), then `bytes`, nothing waiting after them (a writer's:
+    /// always `true`). `false`, nothing written, when the sink has no such
+    /// path: the caller then pushes them.
     #[inline(always)]
     fn store_text(&mut self, header: u64, header_bits: u32, bytes: &[u8]) -> bool {
         let _ = (header, header_bits, bytes);
@@ -196,4 +220,25 @@ pub trait Reserve {
     /// not fit (or the window does not). After the writes the caller asks
     /// [`BitSink::overran`] and writes them again another way if so.
     fn window(&mut self, bits: usize) -> Option<Self::Window<'_>>;
+
+    /// The sink of [`Reserve::hold`].
+    type Held<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// [`Reserve::reserve_all`] for a derived `write_to`'s fields, with a
+    /// writer's state copied into the value returned (`sink::held`), so
+    /// that the compiler can keep it in registers across the fields; no
+    /// `Drop` puts it back (a drop's landing pad would take its address):
+    /// [`Reserve::keep`] does, after writes that succeeded. Dropped without
+    /// it, the writes are undone (the writer is as it was before `hold`).
+    /// On other sinks `keep` does nothing: a counter's is its local,
+    /// reserved (its window), moved back when dropped; an already reserved
+    /// sink's is its `reserve_all`, or its inner writer's held form.
+    fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>>;
+
+    /// The writes through `held` kept: a held writer's state back in it.
+    fn keep<'s>(held: Self::Held<'s>)
+    where
+        Self: 's;
 }

@@ -53,10 +53,21 @@ impl<'a> BitWriter<'a> {
     /// changed) otherwise.
     #[inline(always)]
     pub(crate) fn window(&mut self, bits: usize) -> Option<Window<'_>> {
+        let (buf, origin) = self.parts();
+        Window::over(buf, origin, bits)
+    }
+}
+
+impl<'s> Window<'s> {
+    /// A window of `buf` from the next word of `origin` (a writer's state
+    /// in its own form, over `buf`), put back into `origin` when dropped;
+    /// `None` when `bits` do not fit in a window or `buf` does not hold
+    /// all of it.
+    #[inline(always)]
+    pub(crate) fn over(buf: &'s mut [u8], origin: &'s mut WriterCheckpoint, bits: usize) -> Option<Self> {
         if bits > WINDOW * 8 {
             return None;
         }
-        let (buf, origin) = self.parts();
         let base = origin.word_index();
         let bytes = buf.get_mut(base..)?.first_chunk_mut::<{ WINDOW + 8 }>()?;
         let (scratch, scratch_bits) = origin.scratch();
@@ -154,6 +165,8 @@ impl<'s> Reserve for Window<'s> {
     fn window(&mut self, _bits: usize) -> Option<Self::Window<'_>> {
         Some(Reserved { sink: self })
     }
+
+    hold_reserved!(Self);
 }
 
 #[cfg(test)]

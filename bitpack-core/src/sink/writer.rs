@@ -3,7 +3,6 @@
 use super::BitSink;
 use crate::error::{Error, ErrorKind};
 use crate::unchecked::Words;
-use crate::words::short_word;
 
 /// Writes bits into a byte buffer of any length, LSB first, flushing
 /// 32-bit little-endian words as the reference does. Never allocates.
@@ -24,7 +23,7 @@ pub struct BitWriter<'a> {
     buf: Words<'a>,
     /// Pending bits (low bit first; fewer than 32 between pushes, up to 63
     /// while held in a local: `push_wide`) and the byte offset where they
-    /// go (a multiple of 4).
+    /// go (any byte: a short string leaves it at the string's end).
     state: WriterCheckpoint,
     capacity_bits: usize,
 }
@@ -93,16 +92,17 @@ impl<'a> BitWriter<'a> {
         self.state.settle(&mut self.buf);
     }
 
+    /// Its buffer's words reborrowed and its state, borrowed apart (for
+    /// `sink::held`).
+    #[inline(always)]
+    pub(crate) fn words_and_state(&mut self) -> (Words<'_>, &mut WriterCheckpoint) {
+        (self.buf.reborrow(), &mut self.state)
+    }
+
     /// Its buffer and its state, borrowed apart (for `sink::window`).
     #[inline(always)]
     pub(crate) fn parts(&mut self) -> (&mut [u8], &mut WriterCheckpoint) {
         (self.buf.buf(), &mut self.state)
-    }
-
-    /// Appends up to 32 bits.
-    #[inline(always)]
-    fn push32(&mut self, value: u64, bits: u32) {
-        self.state.push32(&mut self.buf, value, bits);
     }
 }
 
@@ -285,43 +285,43 @@ impl WriterCheckpoint {
     /// [`BitSink::store_text`] with this state, into `buf` from its next
     /// word: the waiting bits and the header as two 8-byte stores, the
     /// bytes (now byte-aligned) as 8-byte copies, the last overlapping
-    /// (a string under 8 bytes as one word), and the last 0 to 3 bytes
-    /// waiting again, taken from those words in registers. Where the
+    /// (a string under 8 bytes as one word), and nothing waiting after
+    /// them, the next word at the byte after the string. Where the
     /// pushes branched on whether each word filled the scratch, this
     /// branches only on whether the string has 8 bytes, on a shorter one's
     /// length (`short_word`) and, past 24 bytes, in the copies' loop.
-    /// `false` when `buf` has fewer than [`TEXT_ROOM`] bytes from the next
-    /// word, or the string 64 or more.
+    /// A longer string, or one near the end of `buf` (fewer than
+    /// [`TEXT_ROOM`] bytes from the next word), out of line to the same
+    /// state: nothing waits after a string either way, so the compiler
+    /// knows it after every one. Always `true`.
     #[inline(always)]
     pub(crate) fn store_text(&mut self, buf: &mut [u8], header: u64, header_bits: u32, bytes: &[u8]) -> bool {
         let len = bytes.len();
-        debug_assert!(header_bits < 64 && len < 64);
-        let Some(room) = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>) else {
-            return false;
+        debug_assert!(header_bits < 64);
+        let room = buf.get_mut(self.word_index..).and_then(<[u8]>::first_chunk_mut::<TEXT_ROOM>);
+        let Some(room) = room.filter(|_| len < 64) else {
+            // Nothing waits after it: set here, where the compiler sees it.
+            let word_index = text_out_of_line(*self, buf, header, header_bits, bytes);
+            *self = WriterCheckpoint { scratch: 0, scratch_bits: 0, word_index };
+            return true;
         };
-        if len >= 64 {
-            return false;
-        }
         // Every store ends by byte 15 + 63 (the compiler sees it: no
         // bounds check).
         let put = |room: &mut [u8; TEXT_ROOM], at: usize, word: u64| {
             room[at..at + 8].copy_from_slice(&word.to_le_bytes());
         };
         // Up to 63 waiting bits and 63 of header, a whole number of bytes:
-        // `low`, then what passed it (`header >> (64 - waiting)`, 0 when
-        // nothing waits).
+        // `low`, then what passed it (`header >> (64 - waiting)`) only when
+        // some did (the string's bytes start in the first word otherwise;
+        // with nothing waiting, after another string, this folds away).
         let waiting = self.scratch_bits;
-        let low = self.scratch | header << waiting;
-        let high = (header >> 1) >> (63 - waiting);
-        put(room, 0, low);
-        put(room, 8, high);
+        put(room, 0, self.scratch | header << waiting);
+        if waiting + header_bits > 64 {
+            put(room, 8, (header >> 1) >> (63 - waiting));
+        }
         // Under 16: both are under 64.
         let start = ((waiting + header_bits) as usize / 8) & 15;
-        let end = start + len;
-        // The bytes from the last whole 4-byte word on wait again.
-        let word_end = end & !3;
-        let tail = 8 * (end & 3) as u32;
-        self.scratch = if len >= 8 {
+        if len >= 8 {
             let word_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
             let last_at = len - 8;
             // The first 24 bytes in two copies and the last (those that
@@ -335,24 +335,25 @@ impl WriterCheckpoint {
                 put(room, start + at, word_at(at));
                 at += 8;
             }
-            let last = word_at(last_at);
-            put(room, start + last_at, last);
-            // Its last 0 to 3 bytes.
-            (last >> 32) >> (32 - tail)
-        } else {
-            let text = short_word(bytes, |byte| byte);
-            put(room, start, text);
-            if word_end >= start {
-                text >> (8 * (word_end - start))
-            } else {
-                // The string is shorter than the bytes that wait: the
-                // header's last ones (in one of its two halves) come first.
-                let half = if word_end >= 8 { high } else { low };
-                half >> (8 * (word_end & 7)) | text << (8 * (start - word_end))
-            }
-        };
-        self.scratch_bits = tail;
-        self.word_index += word_end;
+            put(room, start + last_at, word_at(last_at));
+        } else if len >= 4 {
+            // Its first 4 bytes and its last 4 (overlapping), stored as
+            // they are: nothing after the string is needed in registers.
+            let four = |at: usize| <[u8; 4]>::try_from(&bytes[at..at + 4]).unwrap_or([0; 4]);
+            room[start..start + 4].copy_from_slice(&four(0));
+            room[start + len - 4..start + len].copy_from_slice(&four(len - 4));
+        } else if len > 0 {
+            // The first, middle and last byte (some the same).
+            room[start] = bytes[0];
+            room[start + len / 2] = bytes[len / 2];
+            room[start + len - 1] = bytes[len - 1];
+        }
+        // Nothing waits after the string: the next word starts at its end,
+        // on any byte (every store and `finish` take any byte offset), so
+        // its last bytes need not be taken back from those words.
+        self.scratch = 0;
+        self.scratch_bits = 0;
+        self.word_index += start + len;
         true
     }
 
@@ -360,7 +361,7 @@ impl WriterCheckpoint {
     #[inline(always)]
     fn flush_word(&mut self, store: &mut impl Store) {
         // The reservation guarantees these 4 bytes lie inside the buffer: 32
-        // reserved bits start at `word_index`, a multiple of 4 bytes. (Past
+        // reserved bits start at byte `word_index`. (Past
         // it, after an overrun, nothing is stored and `finish` refuses.)
         store.u32_at(self.word_index, self.scratch as u32);
         self.word_index += 4;
@@ -429,7 +430,7 @@ impl BitSink for BitWriter<'_> {
         self.state.store_text(self.buf.buf(), header, header_bits, bytes)
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
         // Short runs (names, tags) go through the scratch word four bytes at
         // a time: a variable-length `memcpy` call costs more than they do.
@@ -437,24 +438,71 @@ impl BitSink for BitWriter<'_> {
             self.state.push_bytes(&mut self.buf, bytes);
             return;
         }
-        let mut rest = bytes;
-        // Fill the current word a byte at a time...
-        while self.state.scratch_bits != 0 {
-            let Some((&first, tail)) = rest.split_first() else { return };
-            self.push32(u64::from(first), 8);
-            rest = tail;
-        }
-        // ...copy whole words straight into the buffer...
-        let whole = rest.len() & !3;
-        if let Some(dest) = self.buf.buf().get_mut(self.state.word_index..self.state.word_index + whole) {
-            dest.copy_from_slice(&rest[..whole]);
-        }
-        self.state.word_index += whole;
-        // ...and start the next word with what is left.
-        for &byte in &rest[whole..] {
-            self.push32(u64::from(byte), 8);
-        }
+        // Out of line, the state by value: a call that took the writer
+        // would take its address, and a writer held in a local could no
+        // longer keep its state in registers (`sink::local`).
+        self.state = long_aligned_bytes(self.state, self.buf.buf(), bytes);
     }
+}
+
+/// [`WriterCheckpoint::store_text`] of a string of 64 bytes or more, or
+/// where `buf` has fewer than [`TEXT_ROOM`] bytes from the next word: the
+/// header pushed, the whole bytes then waiting (fewer than 8: the header
+/// ends on a byte) stored one by one, and the string copied after them, so
+/// that nothing waits after it, as after the straight stores: the next
+/// word's byte. By value: no call takes a held writer's address.
+#[cold]
+#[inline(never)]
+fn text_out_of_line(
+    mut state: WriterCheckpoint,
+    buf: &mut [u8],
+    header: u64,
+    header_bits: u32,
+    bytes: &[u8],
+) -> usize {
+    let mut words = Words::new(buf);
+    state.push_wide(&mut words, header, header_bits);
+    debug_assert!(state.scratch_bits.is_multiple_of(8));
+    let waiting = (state.scratch_bits / 8) as usize;
+    let at = state.word_index;
+    let end = at + waiting + bytes.len();
+    // The reservation holds them; past it (a `MAX_BITS` that understates)
+    // they are dropped, as every store past the buffer is.
+    if let Some(dest) = words.buf().get_mut(at..end) {
+        let (header_bytes, text) = dest.split_at_mut(waiting);
+        header_bytes.copy_from_slice(&state.scratch.to_le_bytes()[..waiting]);
+        text.copy_from_slice(bytes);
+    }
+    end
+}
+
+/// [`BitSink::push_aligned_bytes`] of 64 bytes or more with `state` into
+/// `buf`: the new state.
+#[inline(never)]
+pub(crate) fn long_aligned_bytes(
+    mut state: WriterCheckpoint,
+    buf: &mut [u8],
+    bytes: &[u8],
+) -> WriterCheckpoint {
+    let mut words = Words::new(buf);
+    let mut rest = bytes;
+    // Fill the current word a byte at a time...
+    while state.scratch_bits != 0 {
+        let Some((&first, tail)) = rest.split_first() else { return state };
+        state.push32(&mut words, u64::from(first), 8);
+        rest = tail;
+    }
+    // ...copy whole words straight into the buffer...
+    let whole = rest.len() & !3;
+    if let Some(dest) = words.buf().get_mut(state.word_index..state.word_index + whole) {
+        dest.copy_from_slice(&rest[..whole]);
+    }
+    state.word_index += whole;
+    // ...and start the next word with what is left.
+    for &byte in &rest[whole..] {
+        state.push32(&mut words, u64::from(byte), 8);
+    }
+    state
 }
 
 #[cfg(test)]
