@@ -94,8 +94,9 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
             } else {
                 sink.push(word, 64)
             }
-            // What did not fit (nothing when none were waiting).
-            self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
+            // What did not fit (nothing when none were waiting): two
+            // shifts, where `checked_shr` tested for 64 and selected.
+            self.word = (value >> 1) >> (63 - self.bits);
             self.bits = total - 64;
         }
     }

@@ -157,27 +157,35 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
     /// `K` values of `T::BITS` bits to a word (`K * T::BITS == 64`).
     #[inline(always)]
     fn put_chunks<W: BitWrite, T: Lane, const K: usize>(&mut self, writer: &mut W, values: &[T]) {
-        let (words, rest) = values.as_chunks::<K>();
-        if let [first] = words {
-            // One whole word (a short list): no loop to set up.
-            self.put(writer, lanes_word(first), 64);
-        } else {
-            for word in words {
-                self.put(writer, lanes_word(word), 64);
+        let Some(last) = values.last_chunk::<K>() else {
+            // Under a word's worth.
+            if !values.is_empty() {
+                let word = if K == 8 {
+                    short_word(values, |value| value.to_wire() as u8)
+                } else {
+                    short_lanes(values)
+                };
+                self.put(writer, word, T::BITS * values.len() as u32);
             }
+            return;
+        };
+        // The words before the last `K` lanes' (whole, up to one short of
+        // the end), then the last `K`'s word shifted down past the lanes
+        // already sent: 1 to `K` lanes, one push with no branch on a tail.
+        let (words, _) = values[..values.len() - 1].as_chunks::<K>();
+        match words {
+            // Up to two (a short list) without a loop.
+            [] => {}
+            [a] => self.put(writer, lanes_word(a), 64),
+            [a, b] => {
+                self.put(writer, lanes_word(a), 64);
+                self.put(writer, lanes_word(b), 64);
+            }
+            _ => words.iter().for_each(|word| self.put(writer, lanes_word(word), 64)),
         }
-        if !rest.is_empty() {
-            let word = tail_word(
-                values,
-                rest.len(),
-                T::BITS,
-                |last: &[T; K]| lanes_word(last),
-                |rest| {
-                    if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { short_lanes(rest) }
-                },
-            );
-            self.put(writer, word, T::BITS * rest.len() as u32);
-        }
+        let sent = words.len() * K;
+        let last = lanes_word(last) >> (T::BITS as usize * (sent + K - values.len()));
+        self.put(writer, last, T::BITS * (values.len() - sent) as u32);
     }
 }
 
@@ -717,9 +725,11 @@ mod tests {
     fn short_sequences_land_as_one_by_one() {
         short_sequences_as_one_by_one::<bool>(&[1, 5, 16, 58, 59], |index| index % 3 != 1);
         // Up to 2 words of lanes (then as before), every length of each.
-        let u8s: Vec<usize> = (1..=33).collect();
+        // Past 2 words `Pending` (`put_chunks`): 0 to 2 whole words
+        // before the last 8 bytes without a loop, more with one (70).
+        let u8s: Vec<usize> = (1..=33).chain([70]).collect();
         short_sequences_as_one_by_one::<u8>(&u8s, |index| (index as u8).wrapping_mul(97) ^ 0xA5);
-        short_sequences_as_one_by_one::<i16>(&[1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17], |index| {
+        short_sequences_as_one_by_one::<i16>(&[1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 40], |index| {
             (index as i16).wrapping_mul(4099) ^ -0x7000
         });
         short_sequences_as_one_by_one::<u16>(&[8], |index| 0xFFFF - index as u16);
