@@ -169,9 +169,20 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
             }
             return;
         };
-        // The words before the last `K` lanes' (whole, up to one short of
-        // the end), then the last `K`'s word shifted down past the lanes
-        // already sent: 1 to `K` lanes, one push with no branch on a tail.
+        self.put_up_to_last(writer, values, last);
+    }
+
+    /// [`Pending::put_chunks`] of `K` or more values, `last` their last `K`:
+    /// the words before those (whole, up to one short of the end), then
+    /// the last `K`'s word shifted down past the lanes already sent (1 to
+    /// `K` lanes), one push with no branch on a tail.
+    #[inline(always)]
+    fn put_up_to_last<W: BitWrite, T: Lane, const K: usize>(
+        &mut self,
+        writer: &mut W,
+        values: &[T],
+        last: &[T; K],
+    ) {
         let (words, _) = values[..values.len() - 1].as_chunks::<K>();
         match words {
             // Up to two (a short list) without a loop.
@@ -246,6 +257,15 @@ trait Packed: BitPack + Copy {
     /// sequence of `max_len` fits two words and a bit more (a short list):
     /// `false`, nothing pushed, when it may not.
     fn put_short<W: BitWrite>(writer: &mut W, values: &[Self], len_bits: u32, max_len: usize) -> bool;
+    /// Pushes a sequence of `max_len`'s length and `values` when its
+    /// length is in a short range that one test covers (and checks it is
+    /// not above `max_len`), and they fit: `false`, nothing pushed,
+    /// otherwise (the caller then goes as ever).
+    #[inline(always)]
+    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+        let _ = (writer, values, max_len);
+        false
+    }
 }
 
 impl Packed for bool {
@@ -264,6 +284,27 @@ impl Packed for bool {
         }
         let len = values.len();
         writer.push(len as u64 | bools_word(values) << len_bits, len_bits + len as u32);
+        true
+    }
+
+    /// 8 to 16 bools (a short flag list, not past `max_len`): one test of
+    /// the length where `length_first` and `bools_word` tested it twice.
+    #[inline(always)]
+    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+        let len_bits = super::len_bits(max_len);
+        let top = max_len.min(16);
+        let len = values.len();
+        if len_bits + top > 64 || top < 8 || len.wrapping_sub(8) > top - 8 {
+            return false;
+        }
+        let (Some(first), Some(last), true) =
+            (values.first_chunk::<8>(), values.last_chunk::<8>(), writer.reserve(len_bits + len).is_ok())
+        else {
+            return false;
+        };
+        let eight = |eight: &[bool; 8]| gather_bits(u64::from_le_bytes(eight.map(u8::from)));
+        let word = eight(first) | eight(last) << (len - 8);
+        writer.push(len as u64 | word << len_bits, (len_bits + len) as u32);
         true
     }
 }
@@ -286,6 +327,42 @@ impl<T: Lane> Packed for T {
             _ => put_short_lanes::<W, T, 1>(writer, values, len_bits, max_len),
         }
     }
+
+    #[inline(always)]
+    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+        match T::BITS {
+            8 => lanes_in_range::<W, T, 8>(writer, values, max_len),
+            16 => lanes_in_range::<W, T, 4>(writer, values, max_len),
+            32 => lanes_in_range::<W, T, 2>(writer, values, max_len),
+            _ => false,
+        }
+    }
+}
+
+/// [`Packed::put_in_range`] for lanes, `K` to a word: a list of more than
+/// `2 * K` (which [`put_short_lanes`] leaves) up to `64 * K`, of `K` or more
+/// (records' payloads of 12 to 20 bytes up to 32): one test of the length
+/// where `length_first` and `put_chunks` tested it twice.
+#[inline(always)]
+fn lanes_in_range<W: BitWrite, T: Lane, const K: usize>(
+    writer: &mut W,
+    values: &[T],
+    max_len: usize,
+) -> bool {
+    let len_bits = super::len_bits(max_len);
+    let len = values.len();
+    if max_len <= 2 * K || max_len > 64 * K || len.wrapping_sub(K) > max_len - K {
+        return false;
+    }
+    let (Some(last), true) =
+        (values.last_chunk::<K>(), writer.reserve(len_bits + len * T::BITS as usize).is_ok())
+    else {
+        return false;
+    };
+    let mut pending = Pending::after(writer, len as u64, len_bits as u32);
+    pending.put_up_to_last(writer, values, last);
+    pending.finish(writer);
+    true
 }
 
 /// [`Packed::put_short`] for lanes, `K` to a word: a sequence of at most
@@ -347,6 +424,9 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     max_len: usize,
 ) -> Result<(), Error> {
     let (front, back) = values.halves();
+    if back.is_empty() && T::put_in_range(writer, front, max_len) {
+        return Ok(());
+    }
     let len = front.len() + back.len();
     let Some(len_bits) = length_first(writer, len, max_len, T::WIDTH) else {
         write_len(writer, len, max_len)?;
@@ -699,7 +779,8 @@ mod tests {
     ) {
         for &max_len in max_lens {
             let len_bits = crate::private::len_bits(max_len);
-            for len in 0..=max_len {
+            // Two past `max_len`: refused, at the length.
+            for len in 0..=max_len + 2 {
                 let values: Vec<T> = (0..len).map(value).collect();
                 for lead in 0..64u32 {
                     let bits = lead as usize + len_bits + len * T::WIDTH as usize;
