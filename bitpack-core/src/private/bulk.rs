@@ -821,6 +821,53 @@ mod tests {
         });
     }
 
+    /// Lengths 0 to two past `max_len` (the short paths' ranges, and the
+    /// refused): the bulk write through a counter counts the bits (or
+    /// refuses where) the writer does, after 0 to 63 bits, alone and in a
+    /// local of it.
+    fn measured_as_written<T: Packed>(max_len: usize, value: fn(usize) -> T) {
+        for len in 0..=max_len + 2 {
+            let values: Vec<T> = (0..len).map(value).collect();
+            for lead in 0..64u32 {
+                let (written, _) = sequence_outcome(&values, max_len, (lead, 1024), false, true);
+                for local in [false, true] {
+                    let mut counter = crate::BitCounter::new();
+                    if lead > 0 {
+                        counter.write_bits64(0, lead).unwrap();
+                    }
+                    let counted = if local {
+                        write_packed(&mut counter.local(), &values, max_len)
+                    } else {
+                        write_packed(&mut counter, &values, max_len)
+                    };
+                    let expected =
+                        written.as_ref().map(|_| lead as usize + counted_bits(max_len, len, T::WIDTH));
+                    let counted = counted.map(|()| counter.bits_written());
+                    assert_eq!(
+                        counted.map_err(|error| (error.kind(), error.bit())),
+                        expected.map_err(|error| (error.kind(), error.bit())),
+                        "{max_len} {len} after {lead}, local {local}"
+                    );
+                }
+            }
+        }
+    }
+
+    fn counted_bits(max_len: usize, len: usize, width: u32) -> usize {
+        crate::private::len_bits(max_len) + len * width as usize
+    }
+
+    #[test]
+    fn short_sequences_measure_as_written() {
+        measured_as_written::<bool>(16, |index| index % 3 != 1);
+        measured_as_written::<bool>(12, |index| index % 2 == 0);
+        measured_as_written::<u8>(32, |index| index as u8 ^ 0x5A);
+        measured_as_written::<u8>(16, |index| index as u8);
+        measured_as_written::<u16>(8, |index| index as u16 * 1000);
+        measured_as_written::<i16>(20, |index| -(index as i16));
+        measured_as_written::<u32>(9, |index| index as u32);
+    }
+
     #[test]
     fn a_short_buffer_fails_at_the_same_bit_as_element_by_element() {
         let values: Vec<u8> = (0..20).collect();
