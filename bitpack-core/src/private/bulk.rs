@@ -389,21 +389,24 @@ fn put_short_lanes<W: BitWrite, T: Lane, const K: usize>(
     match (values.first_chunk::<K>(), values.last_chunk::<K>()) {
         (Some(first), Some(last)) => {
             let first = lanes_word(first);
-            writer.push(len as u64 | first << len_bits, 64);
+            // Whole words after the bits waiting in the writer, gathered
+            // with them (`Pending`): a word's carry in two shifts.
+            let mut pending = Pending::after(writer, len as u64 | first << len_bits, 64);
             // Each word's bits the length pushed out, ahead of the next.
             let mut out = (first >> 1) >> (63 - len_bits);
             let (words, rest) = values[K..].as_chunks::<K>();
             // At most one.
             for word in words {
                 let word = lanes_word(word);
-                writer.push(out | word << len_bits, 64);
+                pending.put(writer, out | word << len_bits, 64);
                 out = (word >> 1) >> (63 - len_bits);
             }
             // The last `rest` (under `K`) lanes, the top of the last `K`'s
             // word (none when `rest` is 0): at most 64 - `width` bits, and
             // the length's at most `width`.
             let tail = (lanes_word(last) >> (width * (K - rest.len()) as u32 - 1)) >> 1;
-            writer.push(out | tail << len_bits, len_bits + width * rest.len() as u32);
+            pending.put(writer, out | tail << len_bits, len_bits + width * rest.len() as u32);
+            pending.finish(writer);
         }
         _ => {
             // Under `K` lanes (64 - `width` bits at most) after the length.
