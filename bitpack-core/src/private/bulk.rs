@@ -186,6 +186,7 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
         let (words, _) = values[..values.len() - 1].as_chunks::<K>();
         match words {
             // Up to two (a short list) without a loop.
+            [] => {}
             [a] => self.put(writer, lanes_word(a), 64),
             [a, b] => {
                 self.put(writer, lanes_word(a), 64);
