@@ -165,7 +165,7 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
                 } else {
                     short_lanes(values)
                 };
-                self.put(writer, word, T::BITS * values.len() as u32);
+                self.put_lanes_word(writer, word, T::BITS * values.len() as u32);
             }
             return;
         };
@@ -187,16 +187,16 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
         match words {
             // Up to two (a short list) without a loop.
             [] => {}
-            [a] => self.put(writer, lanes_word(a), 64),
+            [a] => self.put_lanes_word(writer, lanes_word(a), 64),
             [a, b] => {
-                self.put(writer, lanes_word(a), 64);
-                self.put(writer, lanes_word(b), 64);
+                self.put_lanes_word(writer, lanes_word(a), 64);
+                self.put_lanes_word(writer, lanes_word(b), 64);
             }
-            _ => words.iter().for_each(|word| self.put(writer, lanes_word(word), 64)),
+            _ => words.iter().for_each(|word| self.put_lanes_word(writer, lanes_word(word), 64)),
         }
         let sent = words.len() * K;
         let last = lanes_word(last) >> (T::BITS as usize * (sent + K - values.len()));
-        self.put(writer, last, T::BITS * (values.len() - sent) as u32);
+        self.put_lanes_word(writer, last, T::BITS * (values.len() - sent) as u32);
     }
 }
 
@@ -392,21 +392,22 @@ fn put_short_lanes<W: BitWrite, T: Lane, const K: usize>(
             let first = lanes_word(first);
             // Whole words after the bits waiting in the writer, gathered
             // with them (`Pending`): a word's carry in two shifts.
-            let mut pending = Pending::after(writer, len as u64 | first << len_bits, 64);
+            let mut pending = Pending::after(writer, 0, 0);
+            pending.put_lanes_word(writer, len as u64 | first << len_bits, 64);
             // Each word's bits the length pushed out, ahead of the next.
             let mut out = (first >> 1) >> (63 - len_bits);
             let (words, rest) = values[K..].as_chunks::<K>();
             // At most one.
             for word in words {
                 let word = lanes_word(word);
-                pending.put(writer, out | word << len_bits, 64);
+                pending.put_lanes_word(writer, out | word << len_bits, 64);
                 out = (word >> 1) >> (63 - len_bits);
             }
             // The last `rest` (under `K`) lanes, the top of the last `K`'s
             // word (none when `rest` is 0): at most 64 - `width` bits, and
             // the length's at most `width`.
             let tail = (lanes_word(last) >> (width * (K - rest.len()) as u32 - 1)) >> 1;
-            pending.put(writer, out | tail << len_bits, len_bits + width * rest.len() as u32);
+            pending.put_lanes_word(writer, out | tail << len_bits, len_bits + width * rest.len() as u32);
             pending.finish(writer);
         }
         _ => {
