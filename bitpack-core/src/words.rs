@@ -83,6 +83,28 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
     /// those waiting; a full word is pushed.
     #[inline(always)]
     pub(crate) fn put<S: BitSink + ?Sized>(&mut self, sink: &mut S, value: u64, bits: u32) {
+        self.put_carried(sink, value, bits, |value, waiting| value.checked_shr(64 - waiting).unwrap_or(0));
+    }
+
+    /// [`Pending::put`] with the carry in two shifts, where `checked_shr`
+    /// tests for 64 and selects: sequences' lanes (records encode 32,616 ->
+    /// 31,739 instructions); strings' bytes keep `put` (the web log rows
+    /// of `columns` took 1,483,851 -> 1,506,100 a round with it).
+    #[inline(always)]
+    pub(crate) fn put_lanes_word<S: BitSink + ?Sized>(&mut self, sink: &mut S, value: u64, bits: u32) {
+        self.put_carried(sink, value, bits, |value, waiting| (value >> 1) >> (63 - waiting));
+    }
+
+    /// [`Pending::put`], `carry(value, waiting)` the bits of `value` past a
+    /// full word: `value >> (64 - waiting)`, 0 when none wait.
+    #[inline(always)]
+    fn put_carried<S: BitSink + ?Sized>(
+        &mut self,
+        sink: &mut S,
+        value: u64,
+        bits: u32,
+        carry: impl FnOnce(u64, u32) -> u64,
+    ) {
         let total = self.bits + bits;
         if total < 64 {
             self.word |= value << self.bits;
@@ -95,7 +117,7 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
                 sink.push(word, 64)
             }
             // What did not fit (nothing when none were waiting).
-            self.word = value.checked_shr(64 - self.bits).unwrap_or(0);
+            self.word = carry(value, self.bits);
             self.bits = total - 64;
         }
     }

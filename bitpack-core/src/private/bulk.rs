@@ -157,27 +157,46 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
     /// `K` values of `T::BITS` bits to a word (`K * T::BITS == 64`).
     #[inline(always)]
     fn put_chunks<W: BitWrite, T: Lane, const K: usize>(&mut self, writer: &mut W, values: &[T]) {
-        let (words, rest) = values.as_chunks::<K>();
-        if let [first] = words {
-            // One whole word (a short list): no loop to set up.
-            self.put(writer, lanes_word(first), 64);
-        } else {
-            for word in words {
-                self.put(writer, lanes_word(word), 64);
+        let Some(last) = values.last_chunk::<K>() else {
+            // Under a word's worth.
+            if !values.is_empty() {
+                let word = if K == 8 {
+                    short_word(values, |value| value.to_wire() as u8)
+                } else {
+                    short_lanes(values)
+                };
+                self.put_lanes_word(writer, word, T::BITS * values.len() as u32);
             }
+            return;
+        };
+        self.put_up_to_last(writer, values, last);
+    }
+
+    /// [`Pending::put_chunks`] of `K` or more values, `last` their last `K`:
+    /// the words before those (whole, up to one short of the end), then
+    /// the last `K`'s word shifted down past the lanes already sent (1 to
+    /// `K` lanes), one push with no branch on a tail.
+    #[inline(always)]
+    fn put_up_to_last<W: BitWrite, T: Lane, const K: usize>(
+        &mut self,
+        writer: &mut W,
+        values: &[T],
+        last: &[T; K],
+    ) {
+        let (words, _) = values[..values.len() - 1].as_chunks::<K>();
+        match words {
+            // Up to two (a short list) without a loop.
+            [] => {}
+            [a] => self.put_lanes_word(writer, lanes_word(a), 64),
+            [a, b] => {
+                self.put_lanes_word(writer, lanes_word(a), 64);
+                self.put_lanes_word(writer, lanes_word(b), 64);
+            }
+            _ => words.iter().for_each(|word| self.put_lanes_word(writer, lanes_word(word), 64)),
         }
-        if !rest.is_empty() {
-            let word = tail_word(
-                values,
-                rest.len(),
-                T::BITS,
-                |last: &[T; K]| lanes_word(last),
-                |rest| {
-                    if K == 8 { short_word(rest, |value| value.to_wire() as u8) } else { short_lanes(rest) }
-                },
-            );
-            self.put(writer, word, T::BITS * rest.len() as u32);
-        }
+        let sent = words.len() * K;
+        let last = lanes_word(last) >> (T::BITS as usize * (sent + K - values.len()));
+        self.put_lanes_word(writer, last, T::BITS * (values.len() - sent) as u32);
     }
 }
 
@@ -238,6 +257,15 @@ trait Packed: BitPack + Copy {
     /// sequence of `max_len` fits two words and a bit more (a short list):
     /// `false`, nothing pushed, when it may not.
     fn put_short<W: BitWrite>(writer: &mut W, values: &[Self], len_bits: u32, max_len: usize) -> bool;
+    /// Pushes a sequence of `max_len`'s length and `values` when its
+    /// length is in a short range that one test covers (and checks it is
+    /// not above `max_len`), and they fit: `false`, nothing pushed,
+    /// otherwise (the caller then goes as ever).
+    #[inline(always)]
+    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+        let _ = (writer, values, max_len);
+        false
+    }
 }
 
 impl Packed for bool {
@@ -256,6 +284,27 @@ impl Packed for bool {
         }
         let len = values.len();
         writer.push(len as u64 | bools_word(values) << len_bits, len_bits + len as u32);
+        true
+    }
+
+    /// 8 to 16 bools (a short flag list, not past `max_len`): one test of
+    /// the length where `length_first` and `bools_word` tested it twice.
+    #[inline(always)]
+    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+        let len_bits = super::len_bits(max_len);
+        let top = max_len.min(16);
+        let len = values.len();
+        if len_bits + top > 64 || top < 8 || len.wrapping_sub(8) > top - 8 {
+            return false;
+        }
+        let (Some(first), Some(last), true) =
+            (values.first_chunk::<8>(), values.last_chunk::<8>(), writer.reserve(len_bits + len).is_ok())
+        else {
+            return false;
+        };
+        let eight = |eight: &[bool; 8]| gather_bits(u64::from_le_bytes(eight.map(u8::from)));
+        let word = eight(first) | eight(last) << (len - 8);
+        writer.push(len as u64 | word << len_bits, (len_bits + len) as u32);
         true
     }
 }
@@ -278,6 +327,42 @@ impl<T: Lane> Packed for T {
             _ => put_short_lanes::<W, T, 1>(writer, values, len_bits, max_len),
         }
     }
+
+    #[inline(always)]
+    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+        match T::BITS {
+            8 => lanes_in_range::<W, T, 8>(writer, values, max_len),
+            16 => lanes_in_range::<W, T, 4>(writer, values, max_len),
+            32 => lanes_in_range::<W, T, 2>(writer, values, max_len),
+            _ => false,
+        }
+    }
+}
+
+/// [`Packed::put_in_range`] for lanes, `K` to a word: a list of more than
+/// `2 * K` (which [`put_short_lanes`] leaves) up to `64 * K`, of `K` or more
+/// (records' payloads of 12 to 20 bytes up to 32): one test of the length
+/// where `length_first` and `put_chunks` tested it twice.
+#[inline(always)]
+fn lanes_in_range<W: BitWrite, T: Lane, const K: usize>(
+    writer: &mut W,
+    values: &[T],
+    max_len: usize,
+) -> bool {
+    let len_bits = super::len_bits(max_len);
+    let len = values.len();
+    if max_len <= 2 * K || max_len > 64 * K || len.wrapping_sub(K) > max_len - K {
+        return false;
+    }
+    let (Some(last), true) =
+        (values.last_chunk::<K>(), writer.reserve(len_bits + len * T::BITS as usize).is_ok())
+    else {
+        return false;
+    };
+    let mut pending = Pending::after(writer, len as u64, len_bits as u32);
+    pending.put_up_to_last(writer, values, last);
+    pending.finish(writer);
+    true
 }
 
 /// [`Packed::put_short`] for lanes, `K` to a word: a sequence of at most
@@ -305,21 +390,25 @@ fn put_short_lanes<W: BitWrite, T: Lane, const K: usize>(
     match (values.first_chunk::<K>(), values.last_chunk::<K>()) {
         (Some(first), Some(last)) => {
             let first = lanes_word(first);
-            writer.push(len as u64 | first << len_bits, 64);
+            // Whole words after the bits waiting in the writer, gathered
+            // with them (`Pending`): a word's carry in two shifts.
+            let mut pending = Pending::after(writer, 0, 0);
+            pending.put_lanes_word(writer, len as u64 | first << len_bits, 64);
             // Each word's bits the length pushed out, ahead of the next.
             let mut out = (first >> 1) >> (63 - len_bits);
             let (words, rest) = values[K..].as_chunks::<K>();
             // At most one.
             for word in words {
                 let word = lanes_word(word);
-                writer.push(out | word << len_bits, 64);
+                pending.put_lanes_word(writer, out | word << len_bits, 64);
                 out = (word >> 1) >> (63 - len_bits);
             }
             // The last `rest` (under `K`) lanes, the top of the last `K`'s
             // word (none when `rest` is 0): at most 64 - `width` bits, and
             // the length's at most `width`.
             let tail = (lanes_word(last) >> (width * (K - rest.len()) as u32 - 1)) >> 1;
-            writer.push(out | tail << len_bits, len_bits + width * rest.len() as u32);
+            pending.put_lanes_word(writer, out | tail << len_bits, len_bits + width * rest.len() as u32);
+            pending.finish(writer);
         }
         _ => {
             // Under `K` lanes (64 - `width` bits at most) after the length.
@@ -339,6 +428,9 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     max_len: usize,
 ) -> Result<(), Error> {
     let (front, back) = values.halves();
+    if back.is_empty() && T::put_in_range(writer, front, max_len) {
+        return Ok(());
+    }
     let len = front.len() + back.len();
     let Some(len_bits) = length_first(writer, len, max_len, T::WIDTH) else {
         write_len(writer, len, max_len)?;
@@ -691,7 +783,8 @@ mod tests {
     ) {
         for &max_len in max_lens {
             let len_bits = crate::private::len_bits(max_len);
-            for len in 0..=max_len {
+            // Two past `max_len`: refused, at the length.
+            for len in 0..=max_len + 2 {
                 let values: Vec<T> = (0..len).map(value).collect();
                 for lead in 0..64u32 {
                     let bits = lead as usize + len_bits + len * T::WIDTH as usize;
@@ -717,9 +810,11 @@ mod tests {
     fn short_sequences_land_as_one_by_one() {
         short_sequences_as_one_by_one::<bool>(&[1, 5, 16, 58, 59], |index| index % 3 != 1);
         // Up to 2 words of lanes (then as before), every length of each.
-        let u8s: Vec<usize> = (1..=33).collect();
+        // Past 2 words `Pending` (`put_chunks`): 0 to 2 whole words
+        // before the last 8 bytes without a loop, more with one (70).
+        let u8s: Vec<usize> = (1..=33).chain([70]).collect();
         short_sequences_as_one_by_one::<u8>(&u8s, |index| (index as u8).wrapping_mul(97) ^ 0xA5);
-        short_sequences_as_one_by_one::<i16>(&[1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17], |index| {
+        short_sequences_as_one_by_one::<i16>(&[1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 40], |index| {
             (index as i16).wrapping_mul(4099) ^ -0x7000
         });
         short_sequences_as_one_by_one::<u16>(&[8], |index| 0xFFFF - index as u16);
@@ -729,6 +824,53 @@ mod tests {
         short_sequences_as_one_by_one::<u64>(&[1, 2, 3], |index| {
             (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         });
+    }
+
+    /// Lengths 0 to two past `max_len` (the short paths' ranges, and the
+    /// refused): the bulk write through a counter counts the bits (or
+    /// refuses where) the writer does, after 0 to 63 bits, alone and in a
+    /// local of it.
+    fn measured_as_written<T: Packed>(max_len: usize, value: fn(usize) -> T) {
+        for len in 0..=max_len + 2 {
+            let values: Vec<T> = (0..len).map(value).collect();
+            for lead in 0..64u32 {
+                let (written, _) = sequence_outcome(&values, max_len, (lead, 1024), false, true);
+                for local in [false, true] {
+                    let mut counter = crate::BitCounter::new();
+                    if lead > 0 {
+                        counter.write_bits64(0, lead).unwrap();
+                    }
+                    let counted = if local {
+                        write_packed(&mut counter.local(), &values, max_len)
+                    } else {
+                        write_packed(&mut counter, &values, max_len)
+                    };
+                    let expected =
+                        written.as_ref().map(|_| lead as usize + counted_bits(max_len, len, T::WIDTH));
+                    let counted = counted.map(|()| counter.bits_written());
+                    assert_eq!(
+                        counted.map_err(|error| (error.kind(), error.bit())),
+                        expected.map_err(|error| (error.kind(), error.bit())),
+                        "{max_len} {len} after {lead}, local {local}"
+                    );
+                }
+            }
+        }
+    }
+
+    fn counted_bits(max_len: usize, len: usize, width: u32) -> usize {
+        crate::private::len_bits(max_len) + len * width as usize
+    }
+
+    #[test]
+    fn short_sequences_measure_as_written() {
+        measured_as_written::<bool>(16, |index| index % 3 != 1);
+        measured_as_written::<bool>(12, |index| index % 2 == 0);
+        measured_as_written::<u8>(32, |index| index as u8 ^ 0x5A);
+        measured_as_written::<u8>(16, |index| index as u8);
+        measured_as_written::<u16>(8, |index| index as u16 * 1000);
+        measured_as_written::<i16>(20, |index| -(index as i16));
+        measured_as_written::<u32>(9, |index| index as u32);
     }
 
     #[test]
