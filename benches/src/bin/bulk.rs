@@ -1,5 +1,6 @@
-//! Issue 15's bulk paths and general data, encoded or decoded `ROUNDS`
-//! times by bitpack (or by bitcode, the reference), for an instruction
+//! Issue 15's bulk paths and general data, encoded, decoded or measured
+//! (`bitpack::measure`, bitpack only) `ROUNDS` times by bitpack (or by
+//! bitcode, the reference), for an instruction
 //! count under callgrind (per round: the count at `ROUNDS` less the count
 //! at 0, over `ROUNDS`):
 //!
@@ -8,7 +9,7 @@
 //!
 //! ```text
 //! cargo build --release -p bitpack-benches --bin bulk
-//! valgrind --tool=callgrind target/release/bulk encode|decode ROUNDS [bitcode] [records|world|logs]
+//! valgrind --tool=callgrind target/release/bulk encode|decode|measure ROUNDS [bitcode] [records|world|logs]
 //! ```
 
 use std::hint::black_box;
@@ -17,10 +18,22 @@ use std::process::ExitCode;
 use bitpack::{BitPack, BitReader, BitWriter};
 use bitpack_benches::general;
 
-const USAGE: &str = "usage: bulk encode|decode ROUNDS [bitcode] [records|world|logs]";
+const USAGE: &str =
+    "usage: bulk encode|decode|measure ROUNDS [bitcode] [records|world|logs] (measure: bitpack only)";
 
-/// Encodes or decodes `value` `rounds` times; the bytes of both encodings.
-fn run<T>(value: &T, encode: bool, rounds: usize, with_bitcode: bool) -> (usize, usize)
+/// What a round does.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Encode,
+    Decode,
+    /// `bitpack::measure`: the bits the writer would write, counted by the
+    /// same generated code through a `BitCounter`.
+    Measure,
+}
+
+/// Encodes, decodes or measures `value` `rounds` times; the bytes of both
+/// encodings.
+fn run<T>(value: &T, mode: Mode, rounds: usize, with_bitcode: bool) -> (usize, usize)
 where
     T: BitPack + PartialEq + std::fmt::Debug + bitcode::Encode + for<'a> bitcode::Decode<'a>,
 {
@@ -35,26 +48,32 @@ where
     let mut coder = bitcode::Buffer::new();
     let encoded = coder.encode(value).to_vec();
     assert_eq!(&coder.decode::<T>(&encoded).expect("decodes"), value);
-    match (encode, with_bitcode) {
-        (true, false) => {
+    assert_eq!(bitpack::measure(value).expect("measures").div_ceil(8), used);
+    match (mode, with_bitcode) {
+        (Mode::Measure, _) => {
+            for _ in 0..rounds {
+                black_box(bitpack::measure(black_box(value)).expect("measures"));
+            }
+        }
+        (Mode::Encode, false) => {
             for _ in 0..rounds {
                 let mut writer = BitWriter::new(&mut buf);
                 black_box(value).write_to(&mut writer).expect("fits");
                 black_box(writer.finish().expect("fits"));
             }
         }
-        (false, false) => {
+        (Mode::Decode, false) => {
             for _ in 0..rounds {
                 let mut reader = BitReader::new(black_box(&buf[..used]));
                 black_box(T::read_from(&mut reader).expect("reads back"));
             }
         }
-        (true, true) => {
+        (Mode::Encode, true) => {
             for _ in 0..rounds {
                 black_box(coder.encode(black_box(value)));
             }
         }
-        (false, true) => {
+        (Mode::Decode, true) => {
             for _ in 0..rounds {
                 let decoded: T = coder.decode(black_box(&encoded)).expect("decodes");
                 black_box(decoded);
@@ -71,9 +90,10 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let encode = match mode.as_str() {
-        "encode" => true,
-        "decode" => false,
+    let run_mode = match mode.as_str() {
+        "encode" => Mode::Encode,
+        "decode" => Mode::Decode,
+        "measure" => Mode::Measure,
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::FAILURE;
@@ -90,10 +110,14 @@ fn main() -> ExitCode {
             }
         }
     }
+    if run_mode == Mode::Measure && with_bitcode {
+        eprintln!("bulk: bitcode has no measure; {USAGE}");
+        return ExitCode::FAILURE;
+    }
     let (used, bitcode_bytes) = match data {
-        "records" => run(&general::records(), encode, rounds, with_bitcode),
-        "world" => run(&general::world(), encode, rounds, with_bitcode),
-        _ => run(&general::logs(), encode, rounds, with_bitcode),
+        "records" => run(&general::records(), run_mode, rounds, with_bitcode),
+        "world" => run(&general::world(), run_mode, rounds, with_bitcode),
+        _ => run(&general::logs(), run_mode, rounds, with_bitcode),
     };
     println!("{data} {mode}: {used} bytes (bitcode {bitcode_bytes} bytes), {rounds} rounds");
     ExitCode::SUCCESS

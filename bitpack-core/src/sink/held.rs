@@ -10,6 +10,7 @@
 //! the state back (fewer than 32 bits waiting, the writer's own form) after
 //! writes that succeeded. Dropped without it, the writer is as it was.
 
+use super::local::Detach;
 use super::reserved::Reserved;
 use super::window::Window;
 use super::writer::{BitWriter, WriterCheckpoint, long_aligned_bytes};
@@ -142,6 +143,77 @@ impl<'s> Reserve for Held<'s> {
     hold_reserved!(Self);
 }
 
+/// A counter's (or fingerprint's) held form: the sink copied by value (a
+/// local whose address no call takes, so its count stays in registers),
+/// room checks passed, no `Drop` (a counter's local had one, and its
+/// landing pad); [`HeldCount::keep`] copies it back.
+#[derive(Debug)]
+pub struct HeldCount<'s, S: Detach> {
+    sink: S,
+    origin: &'s mut S,
+}
+
+impl<'s, S: Detach> HeldCount<'s, S> {
+    /// `origin` held with `bits` reserved, or `None` (nothing changed)
+    /// when they may not fit.
+    #[inline(always)]
+    pub(crate) fn hold(origin: &'s mut S, bits: usize) -> Option<Self> {
+        origin.reserve(bits).ok()?;
+        Some(HeldCount { sink: origin.detach(), origin })
+    }
+
+    /// The writes kept: the count back in the sink.
+    #[inline(always)]
+    pub(crate) fn keep(self) {
+        *self.origin = self.sink;
+    }
+}
+
+impl<S: Detach> BitSink for HeldCount<'_, S> {
+    type Checkpoint = S::Checkpoint;
+
+    forward_pushes!();
+
+    #[inline(always)]
+    fn reserve(&self, _bits: usize) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+impl<S: Detach> Reserve for HeldCount<'_, S> {
+    type Reserved<'t>
+        = Reserved<'t, Self>
+    where
+        Self: 't;
+    type Local<'t>
+        = Reserved<'t, Self>
+    where
+        Self: 't;
+    type Window<'t>
+        = Reserved<'t, Self>
+    where
+        Self: 't;
+
+    #[inline(always)]
+    fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
+        Some(Reserved { sink: self })
+    }
+
+    /// Already in locals.
+    #[inline(always)]
+    fn local(&mut self) -> Self::Local<'_> {
+        Reserved { sink: self }
+    }
+
+    /// No buffer: the room is reserved.
+    #[inline(always)]
+    fn window(&mut self, _bits: usize) -> Option<Self::Window<'_>> {
+        Some(Reserved { sink: self })
+    }
+
+    hold_reserved!(Self);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +253,57 @@ mod tests {
                 }
                 sink.push(value, bits);
             }
+        }
+    }
+
+    /// After 0 to 63 bits already counted (or fingerprinted), the pushes
+    /// through a held counter (fingerprint), kept, count (hash) as the same
+    /// pushes through the sink itself; one dropped without `keep` leaves
+    /// the sink as it was; and one that may not fit is not held.
+    #[test]
+    fn a_held_count_counts_as_the_sink_and_is_undone_unless_kept() {
+        use crate::sink::counter::BitCounter;
+        use crate::sink::fingerprint::BitFingerprint;
+        let text: [u8; 96] = core::array::from_fn(|index| (index as u8).wrapping_mul(37) ^ 0x5A);
+        for lead in 0..64u32 {
+            let lead_value = 0x5555_5555_5555_5555 & crate::bits::low_mask(lead);
+            let mut direct = BitCounter::new();
+            direct.push(lead_value, lead);
+            run(&mut direct, &text);
+            let bits = direct.position();
+            let mut counter = BitCounter::new();
+            counter.push(lead_value, lead);
+            // A count past `usize::MAX` may not fit.
+            if lead > 0 {
+                assert!(HeldCount::hold(&mut counter, usize::MAX).is_none(), "after {lead}");
+            }
+            let mut held = HeldCount::hold(&mut counter, bits - lead as usize).unwrap();
+            run(&mut held, &text);
+            assert_eq!(held.position(), bits, "after {lead}");
+            held.keep();
+            assert_eq!(counter, direct, "after {lead}");
+            {
+                let mut held = HeldCount::hold(&mut counter, bits).unwrap();
+                run(&mut held, &text);
+            }
+            assert_eq!(counter, direct, "after {lead}: undone");
+
+            let mut direct = BitFingerprint::starting_at(lead as usize);
+            direct.push(lead_value, lead);
+            run(&mut direct, &text);
+            let mut fingerprint = BitFingerprint::starting_at(lead as usize);
+            fingerprint.push(lead_value, lead);
+            let before = fingerprint.finish();
+            {
+                let mut held = HeldCount::hold(&mut fingerprint, bits).unwrap();
+                run(&mut held, &text);
+            }
+            assert_eq!(fingerprint.finish(), before, "after {lead}: undone");
+            let mut held = HeldCount::hold(&mut fingerprint, bits).unwrap();
+            run(&mut held, &text);
+            held.keep();
+            assert_eq!(fingerprint.position(), direct.position(), "after {lead}");
+            assert_eq!(fingerprint.finish(), direct.finish(), "after {lead}");
         }
     }
 
