@@ -181,37 +181,7 @@ impl<S: Detach> BitSink for HeldCount<'_, S> {
 }
 
 impl<S: Detach> Reserve for HeldCount<'_, S> {
-    type Reserved<'t>
-        = Reserved<'t, Self>
-    where
-        Self: 't;
-    type Local<'t>
-        = Reserved<'t, Self>
-    where
-        Self: 't;
-    type Window<'t>
-        = Reserved<'t, Self>
-    where
-        Self: 't;
-
-    #[inline(always)]
-    fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
-        Some(Reserved { sink: self })
-    }
-
-    /// Already in locals.
-    #[inline(always)]
-    fn local(&mut self) -> Self::Local<'_> {
-        Reserved { sink: self }
-    }
-
-    /// No buffer: the room is reserved.
-    #[inline(always)]
-    fn window(&mut self, _bits: usize) -> Option<Self::Window<'_>> {
-        Some(Reserved { sink: self })
-    }
-
-    hold_reserved!(Self);
+    reserve_in_place!();
 }
 
 #[cfg(test)]

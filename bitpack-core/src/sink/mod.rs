@@ -107,6 +107,44 @@ macro_rules! hold_reserved {
     };
 }
 
+/// `Reserve` for a sink whose room is already reserved (a window, a held
+/// counter): every form of it is itself, reserved.
+macro_rules! reserve_in_place {
+    () => {
+        type Reserved<'t>
+            = Reserved<'t, Self>
+        where
+            Self: 't;
+        type Local<'t>
+            = Reserved<'t, Self>
+        where
+            Self: 't;
+        type Window<'t>
+            = Reserved<'t, Self>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
+            Some(Reserved { sink: self })
+        }
+
+        /// Already in locals.
+        #[inline(always)]
+        fn local(&mut self) -> Self::Local<'_> {
+            Reserved { sink: self }
+        }
+
+        /// No buffer of its own to window: the room is reserved.
+        #[inline(always)]
+        fn window(&mut self, _bits: usize) -> Option<Self::Window<'_>> {
+            Some(Reserved { sink: self })
+        }
+
+        hold_reserved!(Self);
+    };
+}
+
 pub(crate) mod counter;
 pub(crate) mod fingerprint;
 pub(crate) mod held;

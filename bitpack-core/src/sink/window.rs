@@ -138,35 +138,7 @@ impl BitSink for Window<'_> {
 }
 
 impl<'s> Reserve for Window<'s> {
-    type Reserved<'t>
-        = Reserved<'t, Self>
-    where
-        Self: 't;
-    type Local<'t>
-        = Reserved<'t, Self>
-    where
-        Self: 't;
-    type Window<'t>
-        = Reserved<'t, Self>
-    where
-        Self: 't;
-
-    #[inline(always)]
-    fn reserve_all(&mut self, _bits: usize) -> Option<Self::Reserved<'_>> {
-        Some(Reserved { sink: self })
-    }
-
-    #[inline(always)]
-    fn local(&mut self) -> Self::Local<'_> {
-        Reserved { sink: self }
-    }
-
-    #[inline(always)]
-    fn window(&mut self, _bits: usize) -> Option<Self::Window<'_>> {
-        Some(Reserved { sink: self })
-    }
-
-    hold_reserved!(Self);
+    reserve_in_place!();
 }
 
 #[cfg(test)]
