@@ -38,6 +38,7 @@ impl BitCounter {
 
 impl BitSink for BitCounter {
     type Checkpoint = usize;
+    const COUNTS_ONLY: bool = true;
 
     #[inline(always)]
     fn checkpoint(&self) -> usize {
@@ -70,5 +71,10 @@ impl BitSink for BitCounter {
     #[inline(always)]
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
         self.bits += bytes.len() * 8;
+    }
+
+    #[inline(always)]
+    fn push_zeros(&mut self, bits: usize) {
+        self.bits += bits;
     }
 }
