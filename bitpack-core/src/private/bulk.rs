@@ -724,6 +724,7 @@ pub fn read_int_array<R: BitRead, T: Lane, const N: usize>(reader: &mut R) -> Re
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
+    use crate::sink::counter::{COUNTER_FORMS, in_counter_form};
     use crate::sink::{BitSink, Reserve};
     use crate::{BitReader, BitWriter};
 
@@ -847,53 +848,6 @@ mod tests {
         }
     }
 
-    /// Every form of a counter a bulk write meets (each counts only): the
-    /// counter, its local, reserved, held (kept on `Ok`), window, a
-    /// reserved one's local and held form, a held one's local and window.
-    const COUNTER_FORMS: u8 = 9;
-
-    /// [`sequence_into`] through `counter`'s form `form` (see
-    /// [`COUNTER_FORMS`]), `room` bits reserved where the form reserves.
-    fn counted_in<T: Packed>(
-        counter: &mut crate::BitCounter,
-        form: u8,
-        room: usize,
-        values: &VecDeque<T>,
-        max_len: usize,
-        how: (bool, bool),
-    ) -> Result<(), Error> {
-        let reserve = "the counter reserves what its count can take";
-        match form {
-            0 => sequence_into(counter, values, max_len, how),
-            1 => sequence_into(&mut counter.local(), values, max_len, how),
-            2 => sequence_into(&mut counter.reserve_all(room).expect(reserve), values, max_len, how),
-            3 => held_in(counter, room, |held| sequence_into(held, values, max_len, how)),
-            4 => sequence_into(&mut counter.window(room).expect(reserve), values, max_len, how),
-            5 => sequence_into(&mut counter.reserve_all(room).expect(reserve).local(), values, max_len, how),
-            6 => held_in(&mut counter.reserve_all(room).expect(reserve), room, |held| {
-                sequence_into(held, values, max_len, how)
-            }),
-            7 => held_in(counter, room, |held| sequence_into(&mut held.local(), values, max_len, how)),
-            _ => held_in(counter, room, |held| {
-                sequence_into(&mut held.window(room).expect(reserve), values, max_len, how)
-            }),
-        }
-    }
-
-    /// `write` through `sink` held, kept on `Ok`.
-    fn held_in<'s, S: BitSink + Reserve>(
-        sink: &'s mut S,
-        room: usize,
-        write: impl FnOnce(&mut S::Held<'s>) -> Result<(), Error>,
-    ) -> Result<(), Error> {
-        let mut held = sink.hold(room).expect("the counter reserves what its count can take");
-        let result = write(&mut held);
-        if result.is_ok() {
-            S::keep(held);
-        }
-        result
-    }
-
     /// Lengths 0 to two past `max_len` (the short paths' ranges, and the
     /// refused), as a sequence and as an array, in a `Vec`'s one slice and
     /// a `VecDeque`'s two: the bulk write through every form of a counter
@@ -918,10 +872,12 @@ mod tests {
                         for form in 0..COUNTER_FORMS {
                             let mut counter = crate::BitCounter::new();
                             counter.push_zeros(lead as usize);
-                            let counted =
-                                counted_in(&mut counter, form, 1024, &values, max_len, (array, true))
-                                    .map(|()| counter.bits_written())
-                                    .map_err(|error| (error.kind(), error.bit()));
+                            let counted = in_counter_form!(&mut counter, form, 1024, |sink| {
+                                sequence_into(sink, &values, max_len, (array, true))
+                            });
+                            let counted = counted
+                                .map(|()| counter.bits_written())
+                                .map_err(|error| (error.kind(), error.bit()));
                             assert_eq!(
                                 counted, written,
                                 "{max_len} {len} after {lead}, array {array}, form {form}"
