@@ -79,16 +79,28 @@ pub trait BitPack: Sized {
     /// Writes the value's bits.
     fn write_to<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error>;
 
+    /// Not part of the API (generated code only): `Some` of the value
+    /// gathered for one push (its presence bit, then the bits `write_to`
+    /// writes), `None` when it is not (then [`BitPack::__write_some`]
+    /// writes the bit and then the value). A derived enum whose variants'
+    /// fields are all fixed-width scalars overrides it: the presence bit,
+    /// the tag and the fields, when every value is accepted and they are
+    /// at most 64 bits.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __gathered_some(&self) -> Option<crate::private::Gathered> {
+        None
+    }
+
     /// Not part of the API (generated code only): writes `Some` of the
     /// value, as an `Option`'s `write_to` does: its presence bit (set),
-    /// then the value. A derived enum whose variants' fields are all
-    /// fixed-width scalars overrides it to push the three at once; the
-    /// bits, errors and positions are these.
+    /// then the value; in one push what [`BitPack::__gathered_some`]
+    /// gathered, when there is room for it. The bits, errors and positions
+    /// are the bit's and then `write_to`'s either way.
     #[doc(hidden)]
     #[inline(always)]
     fn __write_some<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
-        writer.write_bool(true)?;
-        self.write_to(writer)
+        crate::private::write_some(writer, self.__gathered_some(), |writer| self.write_to(writer))
     }
 
     /// Reads a value written by [`BitPack::write_to`].

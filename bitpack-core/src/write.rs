@@ -421,6 +421,11 @@ const INLINE_BYTES: usize = 64;
 /// through the sink's aligned copy.
 #[inline(always)]
 fn push_text<S: BitSink + ?Sized>(sink: &mut S, header: u64, header_bits: u32, bytes: &[u8]) {
+    if S::COUNTS_ONLY {
+        // No word to gather: only the bits' count is kept.
+        sink.push_zeros(header_bits as usize + bytes.len() * 8);
+        return;
+    }
     if sink.store_text(header, header_bits, bytes) {
         return;
     }
@@ -596,6 +601,56 @@ mod tests {
                     check(lead, Text::Str(&pattern[..len], max_len), &rooms);
                 }
             }
+        }
+    }
+
+    /// Strings of 0 to two past their declaration (refused), with a NUL or
+    /// not, where NULs are refused or not, and bytes without a length, after
+    /// 0 to 63 bits: through every form of a counter they count the bits the
+    /// writer writes, or refuse with its error at its bit.
+    #[test]
+    fn strings_measure_as_written() {
+        use crate::sink::counter::{COUNTER_FORMS, in_counter_form};
+        let pattern: [u8; 80] = core::array::from_fn(|index| b'!' + index as u8);
+        let mut with_nul = pattern;
+        with_nul[5] = 0;
+        let check = |lead: (u64, u32), text: Option<(&str, usize, Nul)>, bytes: &[u8]| {
+            let mut buf = [0u8; 256];
+            let mut writer = BitWriter::new(&mut buf);
+            writer.push(lead.0, lead.1);
+            let written = match text {
+                Some((text, max_len, nul)) => write_text(&mut writer, text, max_len, nul),
+                None => writer.write_bytes(bytes),
+            };
+            let written =
+                written.map(|()| writer.bits_written()).map_err(|error| (error.kind(), error.bit()));
+            for form in 0..COUNTER_FORMS {
+                let mut counter = crate::BitCounter::new();
+                counter.push_zeros(lead.1 as usize);
+                let counted = in_counter_form!(&mut counter, form, 1024, |sink| match text {
+                    Some((text, max_len, nul)) => write_text(sink, text, max_len, nul),
+                    None => sink.write_bytes(bytes),
+                });
+                let counted =
+                    counted.map(|()| counter.bits_written()).map_err(|error| (error.kind(), error.bit()));
+                assert_eq!(counted, written, "{:?} after {}, form {form}", text.map(|text| text.1), lead.1);
+            }
+        };
+        for max_len in [0, 1, 7, 8, 9, 31, 32, 62, 63, 64, 65, 77] {
+            for len in 0..=max_len + 2 {
+                for (text, nul) in [
+                    (&pattern, Nul::Allowed),
+                    (&pattern, Nul::Refused),
+                    (&with_nul, Nul::Allowed),
+                    (&with_nul, Nul::Refused),
+                ] {
+                    let text = core::str::from_utf8(&text[..len]).unwrap();
+                    leads().for_each(|lead| check(lead, Some((text, max_len, nul)), &[]));
+                }
+            }
+        }
+        for len in 0..=pattern.len() {
+            leads().for_each(|lead| check(lead, None, &pattern[..len]));
         }
     }
 

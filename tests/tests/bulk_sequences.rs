@@ -39,6 +39,13 @@ struct Wide {
     tail: bool,
 }
 
+/// Items of a `Vec` (its writer or counter held for them).
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct Wides {
+    #[bitpack(max_len = 3)]
+    items: Vec<Wide>,
+}
+
 /// The length as `write_len` writes it, then each element by its own impl.
 fn sequence<'a, T: BitPack + 'a>(
     writer: &mut BitWriter<'_>,
@@ -98,8 +105,9 @@ fn written(
     bulk_support::written(offset, room, |writer| write(writer, value))
 }
 
-fn len() -> impl Strategy<Value = usize> {
-    prop_oneof![Just(0usize), Just(MAX_LEN), 0..=MAX_LEN]
+/// A sequence's length up to `most`.
+fn len(most: usize) -> impl Strategy<Value = usize> {
+    prop_oneof![Just(0usize), Just(MAX_LEN), 0..=most]
 }
 
 /// A deque whose elements wrap around its buffer (two halves) or not.
@@ -114,12 +122,17 @@ fn deque<T: std::fmt::Debug + Clone>(items: Vec<T>, front: usize) -> VecDeque<T>
 }
 
 fn wide() -> impl Strategy<Value = Wide> {
+    wide_up_to(MAX_LEN)
+}
+
+/// Sequences up to `most` long (past `MAX_LEN`: refused).
+fn wide_up_to(most: usize) -> impl Strategy<Value = Wide> {
     let vecs = (
-        len().prop_flat_map(|n| proptest::collection::vec(any::<bool>(), n)),
-        len().prop_flat_map(|n| proptest::collection::vec(any::<u16>(), n)),
-        len().prop_flat_map(|n| proptest::collection::vec(any::<i8>(), n)),
-        len().prop_flat_map(|n| proptest::collection::vec(any::<u32>(), n)),
-        len().prop_flat_map(|n| proptest::collection::vec(any::<i64>(), n)),
+        len(most).prop_flat_map(|n| proptest::collection::vec(any::<bool>(), n)),
+        len(most).prop_flat_map(|n| proptest::collection::vec(any::<u16>(), n)),
+        len(most).prop_flat_map(|n| proptest::collection::vec(any::<i8>(), n)),
+        len(most).prop_flat_map(|n| proptest::collection::vec(any::<u32>(), n)),
+        len(most).prop_flat_map(|n| proptest::collection::vec(any::<i64>(), n)),
     );
     let arrays = (
         proptest::array::uniform32(any::<bool>()),
@@ -163,6 +176,17 @@ proptest! {
     #[test]
     fn a_short_buffer_fails_at_the_same_bit(value in wide(), offset in 0u32..64, room in 8usize..600) {
         AGAINST.same_short_buffer(&value, offset, room)?;
+    }
+
+    /// Lengths 0 to two past `MAX_LEN`, alone and in a `Vec` (the counter
+    /// held for its items): measured as written, refused as written.
+    #[test]
+    fn measuring_counts_and_refuses_as_writing(
+        values in proptest::collection::vec(wide_up_to(MAX_LEN + 2), 1..=3),
+        offset in 0u32..64,
+    ) {
+        bulk_support::measured_as_written(&values[0], offset, 4 * ROOM)?;
+        bulk_support::measured_as_written(&Wides { items: values }, offset, 4 * ROOM)?;
     }
 
     #[test]

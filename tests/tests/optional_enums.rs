@@ -3,7 +3,8 @@
 //! fields (`BitPack::__write_some`): the bits, errors and positions of the
 //! presence bit and then the enum's own `write_to`, after every offset,
 //! into every buffer size, on the writer and in a `Vec`'s element loop
-//! (the writer in a local).
+//! (the writer in a local); measured (a counter counts each variant's bits
+//! as one value, `__private::write_option`) as written, refused as written.
 
 mod bulk_support;
 
@@ -143,6 +144,7 @@ proptest! {
         let room = room.max(offset.div_ceil(8) as usize);
         same(written(offset, room, |writer| value.write_to(writer)), written(offset, room, |writer| entity_as_before(writer, &value)))?;
         same(written(offset, 64, |writer| value.write_to(writer)), written(offset, 64, |writer| entity_as_before(writer, &value)))?;
+        bulk_support::measured_as_written(&value, offset, 64)?;
     }
 
     #[test]
@@ -155,6 +157,7 @@ proptest! {
         let room = room.max(offset.div_ceil(8) as usize);
         same(written(offset, room, |writer| value.write_to(writer)), written(offset, room, |writer| world_as_before(writer, &value)))?;
         same(written(offset, 400, |writer| value.write_to(writer)), written(offset, 400, |writer| world_as_before(writer, &value)))?;
+        bulk_support::measured_as_written(&value, offset, 400)?;
     }
 
     #[test]
@@ -162,6 +165,7 @@ proptest! {
         let room = room.max(offset.div_ceil(8) as usize);
         let as_before = |writer: &mut BitWriter<'_>| bitpack::__private::write_atomic(writer, |writer| some(writer, &value));
         same(written(offset, room, |writer| value.write_to(writer)), written(offset, room, as_before))?;
+        bulk_support::measured_as_written(&value, offset, 24)?;
         if let Ok((bytes, bits)) = written(offset, 24, |writer| value.write_to(writer)) {
             let mut reader = bulk_support::reader_at(&bytes, offset);
             prop_assert_eq!(<Option<Activity>>::read_from(&mut reader).unwrap(), value);

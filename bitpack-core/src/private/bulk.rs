@@ -222,12 +222,6 @@ fn lanes_word<T: Lane>(values: &[T]) -> u64 {
         .fold(0, |word, (index, value)| word | value.to_wire() << (T::BITS as usize * index))
 }
 
-/// `Ok` when `bits` more bits fit: then the run is pushed without checks.
-#[inline(always)]
-fn room<W: BitWrite>(writer: &W, count: usize, bits: u32) -> bool {
-    writer.reserve(count.saturating_mul(bits as usize)).is_ok()
-}
-
 /// The bits of the length before `len` elements of `bits` bits, when it
 /// is in range and everything fits; `None` sends the caller to
 /// [`write_len`] and element by element, which fail where they always did.
@@ -428,7 +422,7 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     max_len: usize,
 ) -> Result<(), Error> {
     let (front, back) = values.halves();
-    if back.is_empty() && T::put_in_range(writer, front, max_len) {
+    if !W::COUNTS_ONLY && back.is_empty() && T::put_in_range(writer, front, max_len) {
         return Ok(());
     }
     let len = front.len() + back.len();
@@ -436,6 +430,11 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
         write_len(writer, len, max_len)?;
         return write_packed_array(writer, values);
     };
+    if W::COUNTS_ONLY {
+        // Checked as a writer's: only the bits' count is left to keep.
+        writer.push_zeros(len_bits as usize + len * T::WIDTH as usize);
+        return Ok(());
+    }
     if back.is_empty() && T::put_short(writer, front, len_bits, max_len) {
         return Ok(());
     }
@@ -460,15 +459,21 @@ fn put_packed<W: BitWrite, T: Packed, const S: bool>(
     pending.finish(writer);
 }
 
-/// Elements alone, packed; element by element when they may not fit.
+/// Elements alone, packed (then pushed without checks); element by element
+/// when they may not fit.
 #[inline]
 fn write_packed_array<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     writer: &mut W,
     values: &S,
 ) -> Result<(), Error> {
     let (front, back) = values.halves();
-    if !room(writer, front.len() + back.len(), T::WIDTH) {
+    let bits = (front.len() + back.len()).saturating_mul(T::WIDTH as usize);
+    if writer.reserve(bits).is_err() {
         return front.iter().chain(back).try_for_each(|value| value.write_to(writer));
+    }
+    if W::COUNTS_ONLY {
+        writer.push_zeros(bits);
+        return Ok(());
     }
     put_packed(Pending::new(0, 0), writer, front, back);
     Ok(())
@@ -719,7 +724,8 @@ pub fn read_int_array<R: BitRead, T: Lane, const N: usize>(reader: &mut R) -> Re
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use crate::sink::Reserve;
+    use crate::sink::counter::{COUNTER_FORMS, in_counter_form};
+    use crate::sink::{BitSink, Reserve};
     use crate::{BitReader, BitWriter};
 
     #[test]
@@ -826,33 +832,81 @@ mod tests {
         });
     }
 
+    /// A sequence (or, `array`, its elements alone) by the bulk path, or
+    /// one by one.
+    fn sequence_into<W: BitWrite, T: Packed>(
+        sink: &mut W,
+        values: &VecDeque<T>,
+        max_len: usize,
+        (array, bulk): (bool, bool),
+    ) -> Result<(), Error> {
+        match (array, bulk) {
+            (false, true) => write_packed(sink, values, max_len),
+            (true, true) => write_packed_array(sink, values),
+            (false, false) => one_by_one(sink, &values.iter().copied().collect::<Vec<T>>(), max_len),
+            (true, false) => values.iter().try_for_each(|value| value.write_to(sink)),
+        }
+    }
+
     /// Lengths 0 to two past `max_len` (the short paths' ranges, and the
-    /// refused): the bulk write through a counter counts the bits (or
-    /// refuses where) the writer does, after 0 to 63 bits, alone and in a
-    /// local of it.
+    /// refused), as a sequence and as an array, in a `Vec`'s one slice and
+    /// a `VecDeque`'s two: the bulk write through every form of a counter
+    /// counts the bits the writer writes (or refuses with its error, at its
+    /// bit) after 0 to 63 bits; and a counter near the most it can count
+    /// refuses where the writes one by one do, and counts as they do.
     fn measured_as_written<T: Packed>(max_len: usize, value: fn(usize) -> T) {
         for len in 0..=max_len + 2 {
-            let values: Vec<T> = (0..len).map(value).collect();
-            for lead in 0..64u32 {
-                let (written, _) = sequence_outcome(&values, max_len, (lead, 1024), false, true);
-                for local in [false, true] {
-                    let mut counter = crate::BitCounter::new();
-                    if lead > 0 {
-                        counter.write_bits64(0, lead).unwrap();
+            let items: Vec<T> = (0..len).map(value).collect();
+            let mut wrapped = VecDeque::with_capacity(len);
+            wrapped.extend(items[len / 2..].iter().copied());
+            items[..len / 2].iter().rev().for_each(|&item| wrapped.push_front(item));
+            for values in [VecDeque::from(items.clone()), wrapped] {
+                for array in [false, true] {
+                    for lead in 0..64u32 {
+                        let mut buf = alloc::vec![0u8; 1024];
+                        let mut writer = BitWriter::new(&mut buf);
+                        writer.push(0x5555_5555_5555_5555 & crate::bits::low_mask(lead), lead);
+                        let written = sequence_into(&mut writer, &values, max_len, (array, true))
+                            .map(|()| writer.bits_written())
+                            .map_err(|error| (error.kind(), error.bit()));
+                        for form in 0..COUNTER_FORMS {
+                            let mut counter = crate::BitCounter::new();
+                            counter.push_zeros(lead as usize);
+                            let counted = in_counter_form!(&mut counter, form, 1024, |sink| {
+                                sequence_into(sink, &values, max_len, (array, true))
+                            });
+                            let counted = counted
+                                .map(|()| counter.bits_written())
+                                .map_err(|error| (error.kind(), error.bit()));
+                            assert_eq!(
+                                counted, written,
+                                "{max_len} {len} after {lead}, array {array}, form {form}"
+                            );
+                        }
                     }
-                    let counted = if local {
-                        write_packed(&mut counter.local(), &values, max_len)
-                    } else {
-                        write_packed(&mut counter, &values, max_len)
-                    };
-                    let expected =
-                        written.as_ref().map(|_| lead as usize + counted_bits(max_len, len, T::WIDTH));
-                    let counted = counted.map(|()| counter.bits_written());
-                    assert_eq!(
-                        counted.map_err(|error| (error.kind(), error.bit())),
-                        expected.map_err(|error| (error.kind(), error.bit())),
-                        "{max_len} {len} after {lead}, local {local}"
-                    );
+                    let bits = counted_bits(max_len, len, T::WIDTH);
+                    for short in [0, 1, 2, 9, 17, 65, bits / 2, bits] {
+                        let Some(start) = usize::MAX.checked_sub(bits.saturating_sub(short)) else {
+                            continue;
+                        };
+                        let outcome = |form, bulk| {
+                            let mut counter = crate::BitCounter::new();
+                            counter.push_zeros(start);
+                            let result = if form == 0 {
+                                sequence_into(&mut counter, &values, max_len, (array, bulk))
+                            } else {
+                                sequence_into(&mut counter.local(), &values, max_len, (array, bulk))
+                            };
+                            (result.map_err(|error| (error.kind(), error.bit())), counter.bits_written())
+                        };
+                        for form in [0, 1] {
+                            assert_eq!(
+                                outcome(form, true),
+                                outcome(form, false),
+                                "{max_len} {len}, {short} short, array {array}, form {form}"
+                            );
+                        }
+                    }
                 }
             }
         }
@@ -866,11 +920,16 @@ mod tests {
     fn short_sequences_measure_as_written() {
         measured_as_written::<bool>(16, |index| index % 3 != 1);
         measured_as_written::<bool>(12, |index| index % 2 == 0);
+        measured_as_written::<bool>(59, |index| index % 5 == 0);
+        measured_as_written::<bool>(70, |index| index % 7 < 3);
         measured_as_written::<u8>(32, |index| index as u8 ^ 0x5A);
         measured_as_written::<u8>(16, |index| index as u8);
+        measured_as_written::<u8>(70, |index| index as u8);
+        measured_as_written::<i8>(9, |index| -(index as i8));
         measured_as_written::<u16>(8, |index| index as u16 * 1000);
         measured_as_written::<i16>(20, |index| -(index as i16));
         measured_as_written::<u32>(9, |index| index as u32);
+        measured_as_written::<i64>(3, |index| -(index as i64));
     }
 
     #[test]

@@ -34,7 +34,8 @@ pub use ranged::{
     ranged_u32, ranged_u64, ranged_u128, ranged_usize,
 };
 // ... an `Option` of an enum of fixed-width fields in one push;
-pub use variant::{Gathered, write_some};
+pub(crate) use variant::write_some;
+pub use variant::{Gathered, write_option};
 // ... fused runs;
 pub use run::{
     NOT_A_LEAF, RunReader, RunWriter, bool_bits, bool_value, f32_bits, f32_value, f64_bits, f64_value,

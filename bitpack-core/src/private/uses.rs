@@ -412,7 +412,7 @@ impl p::BitPack for Shape {
 
     // Its fields are all run leaves (expand/some.rs): `Some` of it in one push.
     #[inline(always)]
-    fn __write_some<__W: p::BitWrite>(&self, __writer: &mut __W) -> p::Result<(), p::Error> {
+    fn __gathered_some(&self) -> p::Option<p::Gathered> {
         let mut __valid = true;
         let __gathered = match self {
             Self::Empty => p::Gathered::some(0, p::tag_bits(3) as ::core::primitive::u32),
@@ -428,9 +428,7 @@ impl p::BitPack for Shape {
                     (p::quantize_bits(0.0, 10.0, 0.5) as ::core::primitive::u32),
                 ),
         };
-        p::write_some(__writer, __valid, __gathered, |__writer| {
-            <Self as p::BitPack>::write_to(self, __writer)
-        })
+        __gathered.accepted(__valid)
     }
 
     fn read_from<__R: p::BitRead>(reader: &mut __R) -> p::Result<Self, p::Error> {
@@ -508,6 +506,15 @@ fn some_of_an_enum_of_run_leaves_is_the_bit_then_the_enum() {
     let mut writer = BitWriter::new(&mut []);
     let error = Some(Shape::Empty).write_to(&mut writer).unwrap_err();
     assert_eq!((error.kind(), error.bit(), writer.bits_written()), (ErrorKind::BufferFull, 0, 0));
+    // An `Option` field of it (codec/containers.rs), written and counted.
+    let field: p::Option<Shape> = p::Some(Shape::Dot(2, true));
+    let mut buf = [0u8; 1];
+    let mut writer = BitWriter::new(&mut buf);
+    p::write_option::<_, Shape>(&mut writer, p::Option::as_ref(&field)).unwrap();
+    let mut counter = BitCounter::new();
+    p::write_option::<_, Shape>(&mut counter, p::Option::as_ref(&field)).unwrap();
+    assert_eq!((writer.finish(), counter.bits_written()), (Ok(1), 6));
+    assert_eq!(buf, [(1 << 5) | (2 << 3) | (1 << 1) | 1]);
 }
 
 /// Every `ranged_<int>` and `relative_<int>` module, named as in

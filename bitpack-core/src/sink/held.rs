@@ -172,7 +172,7 @@ impl<'s, S: Detach> HeldCount<'s, S> {
 impl<S: Detach> BitSink for HeldCount<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    forward_pushes!();
+    forward_pushes!(S);
 
     #[inline(always)]
     fn reserve(&self, _bits: usize) -> Result<(), Error> {

@@ -104,7 +104,7 @@ impl<S: Detach> Drop for Local<'_, S> {
 impl<S: Detach> BitSink for Local<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    forward_state!();
+    forward_state!(S);
 
     #[inline(always)]
     fn reserve(&self, bits: usize) -> Result<(), Error> {
@@ -120,6 +120,17 @@ impl<S: Detach> BitSink for Local<'_, S> {
     fn push_aligned_bytes(&mut self, bytes: &[u8]) {
         self.sink.settle();
         self.sink.push_aligned_bytes(bytes);
+    }
+
+    // A counter's own addition; anything else's through the local's pushes
+    // (a writer's in its wide form here).
+    #[inline(always)]
+    fn push_zeros(&mut self, bits: usize) {
+        if S::COUNTS_ONLY {
+            self.sink.push_zeros(bits);
+        } else {
+            super::push_zero_words(self, bits);
+        }
     }
 
     #[inline(always)]
@@ -199,7 +210,7 @@ pub struct ReservedLocal<L: BitSink + Reserve> {
 impl<L: BitSink + Reserve> BitSink for ReservedLocal<L> {
     type Checkpoint = L::Checkpoint;
 
-    forward_pushes!();
+    forward_pushes!(L);
 
     #[inline(always)]
     fn reserve(&self, _bits: usize) -> Result<(), Error> {

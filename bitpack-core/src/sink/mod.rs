@@ -5,10 +5,10 @@
 //! sealed: this module is private to the crate.
 
 /// [`BitSink`]'s methods but `reserve` for a sink that passes everything to
-/// its `sink` field (a reservation).
+/// its `sink` field, of type `$inner` (a reservation).
 macro_rules! forward_pushes {
-    () => {
-        forward_state!();
+    ($inner:ty) => {
+        forward_state!($inner);
 
         #[inline(always)]
         fn push(&mut self, value: u64, bits: u32) {
@@ -18,6 +18,11 @@ macro_rules! forward_pushes {
         #[inline(always)]
         fn push_aligned_bytes(&mut self, bytes: &[u8]) {
             self.sink.push_aligned_bytes(bytes);
+        }
+
+        #[inline(always)]
+        fn push_zeros(&mut self, bits: usize) {
+            self.sink.push_zeros(bits);
         }
 
         #[inline(always)]
@@ -32,10 +37,13 @@ macro_rules! forward_pushes {
     };
 }
 
-/// [`BitSink`]'s methods that read or move the state of the `sink` field
-/// as it is (a reservation's, a local's).
+/// [`BitSink`]'s methods that read or move the state of the `sink` field,
+/// of type `$inner`, as it is (a reservation's, a local's), and whether it
+/// only counts.
 macro_rules! forward_state {
-    () => {
+    ($inner:ty) => {
+        const COUNTS_ONLY: bool = <$inner as BitSink>::COUNTS_ONLY;
+
         #[inline(always)]
         fn checkpoint(&self) -> Self::Checkpoint {
             self.sink.checkpoint()
@@ -158,6 +166,12 @@ use crate::error::Error;
 /// The raw bit sink under [`crate::BitWrite`]. Callers have validated
 /// every value and reserved room before pushing.
 pub trait BitSink {
+    /// Whether the sink keeps nothing of the bits but their count (a
+    /// counter, and every sink that wraps one): the values pushed then do
+    /// not matter, and a bulk write, its checks made as ever, counts its
+    /// bits with [`BitSink::push_zeros`] instead of building their words.
+    const COUNTS_ONLY: bool = false;
+
     /// A saved state of the sink: what [`BitSink::rewind`] puts back.
     type Checkpoint: Copy;
     /// The sink's state now: a few words, copied.
@@ -175,6 +189,13 @@ pub trait BitSink {
     fn push(&mut self, value: u64, bits: u32);
     /// Appends whole bytes; the position is a multiple of 8.
     fn push_aligned_bytes(&mut self, bytes: &[u8]);
+
+    /// Appends `bits` zero bits (any number): on a sink that only counts,
+    /// one addition, and the count of any `bits` bits.
+    #[inline(always)]
+    fn push_zeros(&mut self, bits: usize) {
+        push_zero_words(self, bits);
+    }
     /// Whether pushes since [`Reserve::window`] went past the window, so
     /// that some of its words may be wrong (only a window's can).
     #[inline(always)]
@@ -219,6 +240,15 @@ pub trait BitSink {
         let _ = (header, header_bits, bytes);
         false
     }
+}
+
+/// [`BitSink::push_zeros`] as pushes of up to 64 bits.
+#[inline(always)]
+fn push_zero_words<S: BitSink + ?Sized>(sink: &mut S, bits: usize) {
+    for _ in 0..bits / 64 {
+        sink.push(0, 64);
+    }
+    sink.push(0, (bits % 64) as u32);
 }
 
 /// Room for many writes checked at once: what a derived `write_to` asks

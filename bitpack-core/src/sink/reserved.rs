@@ -23,7 +23,7 @@ pub struct Reserved<'s, S: BitSink> {
 impl<S: BitSink> BitSink for Reserved<'_, S> {
     type Checkpoint = S::Checkpoint;
 
-    forward_pushes!();
+    forward_pushes!(S);
 
     #[inline(always)]
     fn reserve(&self, _bits: usize) -> Result<(), Error> {

@@ -1,10 +1,11 @@
-//! `BitPack::__write_some` of an enum whose variants' fields are all
+//! `BitPack::__gathered_some` of an enum whose variants' fields are all
 //! fixed-width scalars (those a fused run holds): `Some` of it, its
 //! presence bit, tag and fields gathered into one word (each variant's
-//! width a constant) and pushed at once (`__private::write_some`), where
-//! they were a push each. A value refused, a variant past 64 bits or a
-//! buffer without room goes the trait default's way (the bit, then
-//! `write_to`). Every other type keeps the default.
+//! width a constant), which `__write_some` pushes at once where they were
+//! a push each, and a counter counts as one value (`__private::write_option`).
+//! A value refused, a variant past 64 bits or a buffer without room goes
+//! the old way (the bit, then `write_to`). Every other type keeps the
+//! default (nothing gathered).
 
 use crate::expand::codec::codec;
 use crate::expand::names::{Access, Names};
@@ -23,7 +24,7 @@ pub fn expand(names: &Names, body: &Body<'_>, atomic: bool) -> TokenStream {
 }
 
 fn enumeration(names: &Names, variants: &[Variant<'_>]) -> TokenStream {
-    let (p, writer, writer_ty, valid) = (&names.runtime, &names.writer, &names.writer_ty, &names.valid);
+    let (p, valid) = (&names.runtime, &names.valid);
     let count = Literal::u32_unsuffixed(variants.len() as u32);
     let mut arms = Vec::new();
     let mut any_field = false;
@@ -41,15 +42,12 @@ fn enumeration(names: &Names, variants: &[Variant<'_>]) -> TokenStream {
     let binding = if any_field { quote!(let mut #valid = true;) } else { quote!(let #valid = true;) };
     quote! {
         #[inline(always)]
-        fn __write_some<#writer_ty: #p::BitWrite>(
-            &self,
-            #writer: &mut #writer_ty,
-        ) -> #p::Result<(), #p::Error> {
+        fn __gathered_some(&self) -> #p::Option<#p::Gathered> {
             #binding
             let __gathered = match self {
                 #(#arms)*
             };
-            #p::write_some(#writer, #valid, __gathered, |#writer| <Self as #p::BitPack>::write_to(self, #writer))
+            __gathered.accepted(#valid)
         }
     }
 }

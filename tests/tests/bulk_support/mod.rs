@@ -5,7 +5,7 @@
 
 use std::fmt::Debug;
 
-use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
+use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -113,4 +113,20 @@ impl<T: BitPack + PartialEq + Debug> Against<T> {
         }
         Ok(())
     }
+}
+
+/// Measuring `value` after `offset` bits counts the bits the writer writes
+/// into `room` bytes, or refuses as it does (the error's kind and bit, and
+/// where the counter and the writer are then).
+pub fn measured_as_written<T: BitPack>(value: &T, offset: u32, room: usize) -> Result<(), TestCaseError> {
+    let mut counter = BitCounter::new();
+    if offset > 0 {
+        counter.write_bits64(0, offset).unwrap();
+    }
+    let counted = value.write_to(&mut counter).map(|()| counter.bits_written());
+    let counted = counted.map_err(|error| (error.kind(), error.bit(), counter.bits_written()));
+    let written = written(offset, room, |writer| value.write_to(writer)).map(|(_, bits)| bits);
+    let written = written.map_err(|(error, at)| (error.kind(), error.bit(), at));
+    prop_assert_eq!(counted, written);
+    Ok(())
 }

@@ -148,13 +148,10 @@ impl Codec for Optional<'_> {
         let item = names.value(depth);
         // A type of its own writes `Some` of itself (`BitPack::__write_some`:
         // a derived enum of fixed-width fields, with its presence bit, in one
-        // push).
+        // push; `__private::write_option`).
         if let (Encoding::Nested(_), Some(ty)) = (&*self.inner, codec(&self.inner).own_impl()) {
             return quote! {
-                match #reference {
-                    #p::Some(#item) => <#ty as #p::BitPack>::__write_some(#item, #writer)?,
-                    #p::None => #p::BitWrite::write_bool(#writer, false)?,
-                }
+                #p::write_option::<_, #ty>(#writer, #p::Option::as_ref(#reference))?;
             };
         }
         let write_inner = codec(&self.inner).write(names, &Access::Ref(quote!(#item)), depth + 1);
