@@ -138,7 +138,24 @@ pub fn write_adaptive<T: AdaptiveInt, W: BitWrite>(
     signs: Signs,
 ) -> Result<(), Error> {
     let magnitude = magnitude_of(writer, value, signs)?;
-    write_atomic(writer, |writer| write_magnitude::<T, W>(writer, magnitude))
+    write_magnitude_atomic::<T, W>(writer, magnitude)
+}
+
+/// [`write_magnitude`], nothing written on `Err`: up to 64 bits as one
+/// write (refused before it pushes anything: nothing to put back), only a
+/// longer value in two parts under `write_atomic`. A saved state and its
+/// rewind around every value kept the state live across the push (the
+/// rewind cannot fold away past the cold path's mark): a keyed
+/// collection's whole encode paid about 6 instructions an entry for it.
+#[inline(always)]
+fn write_magnitude_atomic<T: AdaptiveInt, W: BitWrite>(writer: &mut W, magnitude: u128) -> Result<(), Error> {
+    let length = bit_length(magnitude);
+    let (_, header_bits) = length_header::<T>(length);
+    if header_bits + length.saturating_sub(1) <= 64 {
+        write_magnitude::<T, W>(writer, magnitude)
+    } else {
+        write_atomic(writer, |writer| write_magnitude::<T, W>(writer, magnitude))
+    }
 }
 
 /// Reads one adaptive integer written by [`write_adaptive`] under the same
@@ -184,5 +201,50 @@ mod tests {
         assert_eq!(length_header::<u8>(7), (7, 4));
         assert_eq!(length_header::<u8>(8), (7 | 8, 4));
         assert_eq!(length_header::<u128>(128), (127 | 128, 8));
+    }
+
+    /// Every length of a u128, either side of the one write (prefix and
+    /// payload up to 64 bits) and the two parts past it: with room it lands
+    /// as the value reads back; a bit short it is refused as `BufferFull`
+    /// with nothing written (a value in two parts has its first part taken
+    /// back).
+    #[test]
+    fn a_value_one_bit_short_of_room_writes_nothing_at_every_length() {
+        use crate::{BitReader, BitWriter, ErrorKind};
+        for length in 0..=128u32 {
+            let value = if length == 0 { 0 } else { 1u128 << (length - 1) | 1 };
+            let bits = magnitude_bits::<u128>(value);
+            // A lead that leaves the value's last bit alone in a byte.
+            let lead = (8 - bits % 8) % 8 + 1;
+            let bytes = (lead + bits).div_ceil(8);
+            // A bit short: a byte fewer (room for the lead with it needs a
+            // value of 8 bits or more).
+            if bits >= 8 {
+                let mut buf = [0u8; 32];
+                let mut writer = BitWriter::new(&mut buf[..bytes - 1]);
+                writer.write_bits(0, lead as u32).unwrap();
+                let error = write_adaptive(&mut writer, value, Signs::NonNegative).unwrap_err();
+                // Refused at the part that did not fit: the value's start
+                // for one write, its payload's for two.
+                let part = if bits <= 64 { lead } else { lead + length_header::<u128>(length).1 as usize };
+                assert_eq!((error.kind(), error.bit()), (ErrorKind::BufferFull, part), "length {length}");
+                assert_eq!(writer.bits_written(), lead, "length {length}");
+                assert_eq!(writer.finish().unwrap(), lead.div_ceil(8), "length {length}");
+            }
+
+            let mut buf = [0u8; 32];
+            let mut writer = BitWriter::new(&mut buf[..bytes]);
+            writer.write_bits(0, lead as u32).unwrap();
+            write_adaptive(&mut writer, value, Signs::NonNegative).unwrap();
+            assert_eq!(writer.bits_written(), lead + bits, "length {length}");
+            let used = writer.finish().unwrap();
+            let mut reader = BitReader::new(&buf[..used]);
+            reader.read_bits(lead as u32).unwrap();
+            assert_eq!(
+                read_adaptive::<u128>(&mut reader, Signs::NonNegative).unwrap(),
+                value,
+                "length {length}"
+            );
+        }
     }
 }

@@ -643,14 +643,27 @@ where
 /// and baseline rank after the last item, to baseline rank `to_rank`),
 /// copied from the baseline's in one go.
 #[inline(always)]
-fn keep_run<V>(cached: &mut Cached<'_, V>, kept: (usize, usize), to_rank: usize) -> Result<(), Error> {
-    let per = cached.per;
+fn keep_run<V: ChangeGroups>(
+    cached: &mut Cached<'_, V>,
+    kept: (usize, usize),
+    to_rank: usize,
+) -> Result<(), Error> {
+    // The type's constant, so that one entry's prints are a copy of a
+    // known size (inline, no `memcpy` call).
+    let per = V::PRINTS;
+    debug_assert_eq!(per, cached.per);
     let count = to_rank - kept.1;
     let mine = cached.prints.get_mut(kept.0 * per..(kept.0 + count) * per);
     let held = cached.baseline_prints.get(kept.1 * per..to_rank * per);
     match (mine, held) {
         (Some(mine), Some(held)) => {
-            mine.copy_from_slice(held);
+            // Most runs between two items of a changing world hold no
+            // entry or one: those without a call.
+            match count {
+                0 => {}
+                1 => mine[..per].copy_from_slice(&held[..per]),
+                _ => mine.copy_from_slice(held),
+            }
             Ok(())
         }
         _ => Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
