@@ -76,6 +76,16 @@ impl Pending<true> {
         pending.put(sink, value, bits);
         pending
     }
+
+    /// [`Pending::after`] with [`Pending::put_lanes_word`]'s carry.
+    #[inline(always)]
+    pub(crate) fn after_lanes<S: BitSink + ?Sized>(sink: &mut S, value: u64, bits: u32) -> Self {
+        debug_assert!(bits == 64 || value >> bits == 0);
+        let (word, waiting) = sink.suspend();
+        let mut pending = Pending { word, bits: waiting };
+        pending.put_lanes_word(sink, value, bits);
+        pending
+    }
 }
 
 impl<const SUSPENDED: bool> Pending<SUSPENDED> {
