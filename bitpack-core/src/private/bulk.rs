@@ -251,23 +251,14 @@ trait Packed: BitPack + Copy {
     /// sequence of `max_len` fits two words and a bit more (a short list):
     /// `false`, nothing pushed, when it may not.
     fn put_short<W: BitWrite>(writer: &mut W, values: &[Self], len_bits: u32, max_len: usize) -> bool;
-    /// Pushes a sequence of `max_len`'s length and `values` when its
-    /// length is in a short range that one test covers (and checks it is
-    /// not above `max_len`), and they fit: `false`, nothing pushed,
-    /// otherwise (the caller then goes as ever).
-    #[inline(always)]
-    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
-        let Some(prefix) = Self::put_in_range_after(writer, Prefix::EMPTY, values, max_len) else {
-            return false;
-        };
-        prefix.push(writer);
-        true
-    }
-    /// [`Packed::put_in_range`] after `prefix`'s bits (not yet pushed):
+    /// After `prefix`'s bits (not yet pushed), a sequence of `max_len`'s
+    /// length and `values` when its length is in a short range that one
+    /// test covers (and checks it is not above `max_len`), and they fit:
     /// what is left to push (the bits gathered, when they do not fill a
-    /// word), or `None`, nothing pushed, when it goes as ever.
+    /// word); `None`, nothing pushed, otherwise (the caller then pushes
+    /// `prefix` and goes as ever).
     #[inline(always)]
-    fn put_in_range_after<W: BitWrite>(
+    fn put_in_range<W: BitWrite>(
         writer: &mut W,
         prefix: Prefix,
         values: &[Self],
@@ -302,7 +293,7 @@ impl Packed for bool {
     /// After a prefix (a record's id before its flags), all of it gathered
     /// into one word, left to the next field's first push.
     #[inline(always)]
-    fn put_in_range_after<W: BitWrite>(
+    fn put_in_range<W: BitWrite>(
         writer: &mut W,
         prefix: Prefix,
         values: &[Self],
@@ -351,7 +342,7 @@ impl<T: Lane> Packed for T {
     }
 
     #[inline(always)]
-    fn put_in_range_after<W: BitWrite>(
+    fn put_in_range<W: BitWrite>(
         writer: &mut W,
         prefix: Prefix,
         values: &[Self],
@@ -459,7 +450,11 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     max_len: usize,
 ) -> Result<(), Error> {
     let (front, back) = values.halves();
-    if !W::COUNTS_ONLY && back.is_empty() && T::put_in_range(writer, front, max_len) {
+    if !W::COUNTS_ONLY
+        && back.is_empty()
+        && let Some(rest) = T::put_in_range(writer, Prefix::EMPTY, front, max_len)
+    {
+        rest.push(writer);
         return Ok(());
     }
     let len = front.len() + back.len();
@@ -490,10 +485,10 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
 /// its payload's length in one), where each field pushed on its own.
 ///
 /// Generated code, in a reserved body only (every push fits):
-/// `let __prefix = #p::Prefix::EMPTY.then(__writer, self.id);`, then
-/// `let __prefix = #p::write_bools_after(__writer, __prefix, &self.flags, 16)?;`
-/// (or `write_ints_after`), and `__prefix.push(__writer);` before any
-/// other write.
+/// `let __prefix = #p::Prefix::then(#p::Prefix::EMPTY, __writer, self.id);`,
+/// then `let __prefix = #p::write_bools_after(__writer, __prefix, &self.flags, 16)?;`
+/// (or `write_ints_after`),
+/// and `#p::Prefix::push(__prefix, __writer);` before any other write.
 #[derive(Clone, Copy, Debug)]
 pub struct Prefix {
     word: u64,
@@ -526,7 +521,7 @@ impl Prefix {
 }
 
 /// [`write_packed`] after `prefix`: the short range's bits gathered after
-/// it ([`Packed::put_in_range_after`]), what is left of them returned;
+/// it ([`Packed::put_in_range`]), what is left of them returned;
 /// otherwise `prefix` pushed and the sequence as ever (the same error at
 /// the same bit: the prefix's fields come first either way).
 #[inline(always)]
@@ -539,7 +534,7 @@ fn write_packed_after<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     let (front, back) = values.halves();
     if !W::COUNTS_ONLY
         && back.is_empty()
-        && let Some(rest) = T::put_in_range_after(writer, prefix, front, max_len)
+        && let Some(rest) = T::put_in_range(writer, prefix, front, max_len)
     {
         return Ok(rest);
     }
@@ -548,7 +543,7 @@ fn write_packed_after<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     Ok(Prefix::EMPTY)
 }
 
-/// [`write_bools`] after a [`Prefix`] (see it); in a derived reserved body.
+/// [`write_bools`] after a [`Prefix`] (see it), in a derived reserved body.
 ///
 /// Generated code: `let __prefix = #p::write_bools_after(__writer, __prefix, &self.field, MAX_LEN)?;`
 #[inline(always)]
@@ -561,7 +556,7 @@ pub fn write_bools_after<W: BitWrite, S: Halves<bool> + ?Sized>(
     write_packed_after(writer, prefix, values, max_len)
 }
 
-/// [`write_ints`] after a [`Prefix`] (see it); in a derived reserved body.
+/// [`write_ints`] after a [`Prefix`] (see it), in a derived reserved body.
 ///
 /// Generated code: `let __prefix = #p::write_ints_after(__writer, __prefix, &self.field, MAX_LEN)?;`
 #[inline(always)]
