@@ -70,11 +70,24 @@ impl Pending<true> {
     /// [`Pending::finish`] nothing else may push to `sink`.
     #[inline(always)]
     pub(crate) fn after<S: BitSink + ?Sized>(sink: &mut S, value: u64, bits: u32) -> Self {
-        debug_assert!(bits == 64 || value >> bits == 0);
-        let (word, waiting) = sink.suspend();
-        let mut pending = Pending { word, bits: waiting };
+        let mut pending = Self::suspended(sink);
         pending.put(sink, value, bits);
         pending
+    }
+
+    /// [`Pending::after`] with [`Pending::put_lanes_word`]'s carry.
+    #[inline(always)]
+    pub(crate) fn after_lanes<S: BitSink + ?Sized>(sink: &mut S, value: u64, bits: u32) -> Self {
+        let mut pending = Self::suspended(sink);
+        pending.put_lanes_word(sink, value, bits);
+        pending
+    }
+
+    /// The bits waiting in `sink`, handed out.
+    #[inline(always)]
+    fn suspended<S: BitSink + ?Sized>(sink: &mut S) -> Self {
+        let (word, waiting) = sink.suspend();
+        Pending { word, bits: waiting }
     }
 }
 
@@ -105,6 +118,7 @@ impl<const SUSPENDED: bool> Pending<SUSPENDED> {
         bits: u32,
         carry: impl FnOnce(u64, u32) -> u64,
     ) {
+        debug_assert!(bits == 64 || value >> bits == 0);
         let total = self.bits + bits;
         if total < 64 {
             self.word |= value << self.bits;

@@ -251,14 +251,21 @@ trait Packed: BitPack + Copy {
     /// sequence of `max_len` fits two words and a bit more (a short list):
     /// `false`, nothing pushed, when it may not.
     fn put_short<W: BitWrite>(writer: &mut W, values: &[Self], len_bits: u32, max_len: usize) -> bool;
-    /// Pushes a sequence of `max_len`'s length and `values` when its
-    /// length is in a short range that one test covers (and checks it is
-    /// not above `max_len`), and they fit: `false`, nothing pushed,
-    /// otherwise (the caller then goes as ever).
+    /// After `prefix`'s bits (not yet pushed), a sequence of `max_len`'s
+    /// length and `values` when its length is in a short range that one
+    /// test covers (and checks it is not above `max_len`), and they fit:
+    /// what is left to push (the bits gathered, when they do not fill a
+    /// word); `None`, nothing pushed, otherwise (the caller then pushes
+    /// `prefix` and goes as ever).
     #[inline(always)]
-    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
-        let _ = (writer, values, max_len);
-        false
+    fn put_in_range<W: BitWrite>(
+        writer: &mut W,
+        prefix: Prefix,
+        values: &[Self],
+        max_len: usize,
+    ) -> Option<Prefix> {
+        let _ = (writer, prefix, values, max_len);
+        None
     }
 }
 
@@ -283,23 +290,35 @@ impl Packed for bool {
 
     /// 8 to 16 bools (a short flag list, not past `max_len`): one test of
     /// the length where `length_first` and `bools_word` tested it twice.
+    /// After a prefix (a record's id before its flags), all of it gathered
+    /// into one word, left to the next field's first push.
     #[inline(always)]
-    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+    fn put_in_range<W: BitWrite>(
+        writer: &mut W,
+        prefix: Prefix,
+        values: &[Self],
+        max_len: usize,
+    ) -> Option<Prefix> {
         let len_bits = super::len_bits(max_len);
         let top = max_len.min(16);
         let len = values.len();
-        if len_bits + top > 64 || top < 8 || len.wrapping_sub(8) > top - 8 {
-            return false;
+        let ahead = prefix.bits as usize;
+        if ahead + len_bits + top >= 64 || top < 8 || len.wrapping_sub(8) > top - 8 {
+            return None;
         }
-        let (Some(first), Some(last), true) =
-            (values.first_chunk::<8>(), values.last_chunk::<8>(), writer.reserve(len_bits + len).is_ok())
-        else {
-            return false;
+        let (Some(first), Some(last), true) = (
+            values.first_chunk::<8>(),
+            values.last_chunk::<8>(),
+            writer.reserve(ahead + len_bits + len).is_ok(),
+        ) else {
+            return None;
         };
         let eight = |eight: &[bool; 8]| gather_bits(u64::from_le_bytes(eight.map(u8::from)));
         let word = eight(first) | eight(last) << (len - 8);
-        writer.push(len as u64 | word << len_bits, (len_bits + len) as u32);
-        true
+        Some(Prefix {
+            word: prefix.word | (len as u64 | word << len_bits) << ahead,
+            bits: (ahead + len_bits + len) as u32,
+        })
     }
 }
 
@@ -323,12 +342,17 @@ impl<T: Lane> Packed for T {
     }
 
     #[inline(always)]
-    fn put_in_range<W: BitWrite>(writer: &mut W, values: &[Self], max_len: usize) -> bool {
+    fn put_in_range<W: BitWrite>(
+        writer: &mut W,
+        prefix: Prefix,
+        values: &[Self],
+        max_len: usize,
+    ) -> Option<Prefix> {
         match T::BITS {
-            8 => lanes_in_range::<W, T, 8>(writer, values, max_len),
-            16 => lanes_in_range::<W, T, 4>(writer, values, max_len),
-            32 => lanes_in_range::<W, T, 2>(writer, values, max_len),
-            _ => false,
+            8 => lanes_in_range::<W, T, 8>(writer, prefix, values, max_len),
+            16 => lanes_in_range::<W, T, 4>(writer, prefix, values, max_len),
+            32 => lanes_in_range::<W, T, 2>(writer, prefix, values, max_len),
+            _ => None,
         }
     }
 }
@@ -336,27 +360,31 @@ impl<T: Lane> Packed for T {
 /// [`Packed::put_in_range`] for lanes, `K` to a word: a list of more than
 /// `2 * K` (which [`put_short_lanes`] leaves) up to `64 * K`, of `K` or more
 /// (records' payloads of 12 to 20 bytes up to 32): one test of the length
-/// where `length_first` and `put_chunks` tested it twice.
+/// where `length_first` and `put_chunks` tested it twice. The prefix's
+/// bits go with the length, in the first push.
 #[inline(always)]
 fn lanes_in_range<W: BitWrite, T: Lane, const K: usize>(
     writer: &mut W,
+    prefix: Prefix,
     values: &[T],
     max_len: usize,
-) -> bool {
+) -> Option<Prefix> {
     let len_bits = super::len_bits(max_len);
     let len = values.len();
-    if max_len <= 2 * K || max_len > 64 * K || len.wrapping_sub(K) > max_len - K {
-        return false;
+    let ahead = prefix.bits as usize;
+    if max_len <= 2 * K || max_len > 64 * K || ahead + len_bits > 64 || len.wrapping_sub(K) > max_len - K {
+        return None;
     }
     let (Some(last), true) =
-        (values.last_chunk::<K>(), writer.reserve(len_bits + len * T::BITS as usize).is_ok())
+        (values.last_chunk::<K>(), writer.reserve(ahead + len_bits + len * T::BITS as usize).is_ok())
     else {
-        return false;
+        return None;
     };
-    let mut pending = Pending::after(writer, len as u64, len_bits as u32);
+    let mut pending =
+        Pending::after_lanes(writer, prefix.word | (len as u64) << ahead, (ahead + len_bits) as u32);
     pending.put_up_to_last(writer, values, last);
     pending.finish(writer);
-    true
+    Some(Prefix::EMPTY)
 }
 
 /// [`Packed::put_short`] for lanes, `K` to a word: a sequence of at most
@@ -422,7 +450,11 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
     max_len: usize,
 ) -> Result<(), Error> {
     let (front, back) = values.halves();
-    if !W::COUNTS_ONLY && back.is_empty() && T::put_in_range(writer, front, max_len) {
+    if !W::COUNTS_ONLY
+        && back.is_empty()
+        && let Some(rest) = T::put_in_range(writer, Prefix::EMPTY, front, max_len)
+    {
+        rest.push(writer);
         return Ok(());
     }
     let len = front.len() + back.len();
@@ -444,6 +476,97 @@ fn write_packed<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
         put_packed(Pending::new(len as u64, len_bits), writer, front, back);
     }
     Ok(())
+}
+
+/// Bits gathered for a derived struct's fields inside its reservation and
+/// not yet pushed (fewer than 64, zero above them): plain integers before
+/// a bulk sequence, and a short flag list, ride with the next sequence's
+/// length in its first push (records encode: an `id: u16`, its flags and
+/// its payload's length in one), where each field pushed on its own.
+///
+/// Generated code, in a reserved body only (every push fits):
+/// `let __prefix = #p::Prefix::then(#p::Prefix::EMPTY, __writer, self.id);`,
+/// then `let __prefix = #p::write_bools_after(__writer, __prefix, &self.flags, 16)?;`
+/// (or `write_ints_after`),
+/// and `#p::Prefix::push(__prefix, __writer);` before any other write.
+#[derive(Clone, Copy, Debug)]
+pub struct Prefix {
+    word: u64,
+    bits: u32,
+}
+
+impl Prefix {
+    /// No bits.
+    pub const EMPTY: Prefix = Prefix { word: 0, bits: 0 };
+
+    /// `value`'s wire after these bits (both pushed when they would fill a
+    /// word: a branch that folds, the widths being constants).
+    #[inline(always)]
+    pub fn then<W: BitWrite, T: Lane>(self, writer: &mut W, value: T) -> Prefix {
+        if self.bits + T::BITS >= 64 {
+            self.push(writer);
+            writer.push(value.to_wire(), T::BITS);
+            return Prefix::EMPTY;
+        }
+        Prefix { word: self.word | value.to_wire() << self.bits, bits: self.bits + T::BITS }
+    }
+
+    /// The bits pushed.
+    #[inline(always)]
+    pub fn push<W: BitWrite>(self, writer: &mut W) {
+        if self.bits > 0 {
+            writer.push(self.word, self.bits);
+        }
+    }
+}
+
+/// [`write_packed`] after `prefix`: the short range's bits gathered after
+/// it ([`Packed::put_in_range`]), what is left of them returned;
+/// otherwise `prefix` pushed and the sequence as ever (the same error at
+/// the same bit: the prefix's fields come first either way).
+#[inline(always)]
+fn write_packed_after<W: BitWrite, T: Packed, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    prefix: Prefix,
+    values: &S,
+    max_len: usize,
+) -> Result<Prefix, Error> {
+    let (front, back) = values.halves();
+    if !W::COUNTS_ONLY
+        && back.is_empty()
+        && let Some(rest) = T::put_in_range(writer, prefix, front, max_len)
+    {
+        return Ok(rest);
+    }
+    prefix.push(writer);
+    write_packed(writer, values, max_len)?;
+    Ok(Prefix::EMPTY)
+}
+
+/// [`write_bools`] after a [`Prefix`] (see it), in a derived reserved body.
+///
+/// Generated code: `let __prefix = #p::write_bools_after(__writer, __prefix, &self.field, MAX_LEN)?;`
+#[inline(always)]
+pub fn write_bools_after<W: BitWrite, S: Halves<bool> + ?Sized>(
+    writer: &mut W,
+    prefix: Prefix,
+    values: &S,
+    max_len: usize,
+) -> Result<Prefix, Error> {
+    write_packed_after(writer, prefix, values, max_len)
+}
+
+/// [`write_ints`] after a [`Prefix`] (see it), in a derived reserved body.
+///
+/// Generated code: `let __prefix = #p::write_ints_after(__writer, __prefix, &self.field, MAX_LEN)?;`
+#[inline(always)]
+pub fn write_ints_after<W: BitWrite, T: Lane, S: Halves<T> + ?Sized>(
+    writer: &mut W,
+    prefix: Prefix,
+    values: &S,
+    max_len: usize,
+) -> Result<Prefix, Error> {
+    write_packed_after(writer, prefix, values, max_len)
 }
 
 /// `front` then `back` after what `pending` holds, all pushed.

@@ -95,7 +95,8 @@ pub use collections::{
 // wire as `write_len` and `read_vec` (or `read_array`) with their
 // elements, up to 64 bits at a time (`Lane` and `Halves` are their bounds);
 pub use bulk::{
-    Halves, Lane, read_bool_array, read_int_array, write_bool_array, write_bools, write_int_array, write_ints,
+    Halves, Lane, Prefix, read_bool_array, read_int_array, write_bool_array, write_bools, write_bools_after,
+    write_int_array, write_ints, write_ints_after,
 };
 #[cfg(feature = "alloc")]
 pub use bulk::{read_bools, read_ints};

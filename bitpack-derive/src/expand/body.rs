@@ -4,6 +4,7 @@
 use crate::expand::items;
 use crate::expand::names::{Access, Names};
 use crate::expand::pattern;
+use crate::expand::prefix;
 use crate::ir::items::Item;
 use crate::ir::{Fields, Variant};
 use proc_macro2::{Literal, TokenStream};
@@ -15,6 +16,9 @@ pub struct Parts {
     pub min_bits: TokenStream,
     pub schema: TokenStream,
     pub write_body: TokenStream,
+    /// The body inside `MAX_BITS` reserved, when it differs
+    /// (`expand::prefix`).
+    pub reserved_write_body: Option<TokenStream>,
     pub read_body: TokenStream,
 }
 
@@ -27,6 +31,8 @@ pub fn structure(names: &Names, fields: &Fields<'_>) -> Parts {
         Access::Place(quote!(self.#member))
     };
     let writes = fields.items.iter().map(|item| items::write(names, &fields.fields, item, &member));
+    let reserved_write_body = prefix::writes(names, &fields.fields, &fields.items, &member)
+        .map(|writes| quote!(#writes #p::Ok(())));
     let reads = reads(names, fields);
     let construct = pattern::construct(names, quote!(Self), fields);
     Parts {
@@ -37,6 +43,7 @@ pub fn structure(names: &Names, fields: &Fields<'_>) -> Parts {
             #(#writes)*
             #p::Ok(())
         },
+        reserved_write_body,
         read_body: quote! {
             #(#reads)*
             #p::Ok(#construct)
@@ -83,7 +90,7 @@ pub fn enumeration(names: &Names, variants: &[Variant<'_>]) -> Parts {
     if variants.is_empty() {
         let write_body = quote!(match *self {});
         let read_body = quote!(#p::Err(#p::invalid_tag(#reader)));
-        return Parts { max_bits, min_bits, schema, write_body, read_body };
+        return Parts { max_bits, min_bits, schema, write_body, reserved_write_body: None, read_body };
     }
     // The tag first, from a match that only yields numbers (a table or
     // plain arithmetic, no jump per variant), then the fields.
@@ -103,7 +110,7 @@ pub fn enumeration(names: &Names, variants: &[Variant<'_>]) -> Parts {
             _ => return #p::Err(#p::invalid_tag(#reader)),
         })
     };
-    Parts { max_bits, min_bits, schema, write_body, read_body }
+    Parts { max_bits, min_bits, schema, write_body, reserved_write_body: None, read_body }
 }
 
 /// MAX_BITS, MIN_BITS and SCHEMA of a field list: sums, and a sequence.

@@ -21,6 +21,7 @@ mod key_field;
 mod leaf;
 mod names;
 mod pattern;
+mod prefix;
 mod problem;
 mod run;
 mod runtime;
@@ -52,7 +53,7 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
     // enum without variants reads and writes nothing.
     let atomic = scope.is_none() && !uninhabited;
     let write_body = if atomic {
-        atomic::write(&names, reserved_write(&names, parts.write_body))
+        atomic::write(&names, reserved_write(&names, parts.reserved_write_body, parts.write_body))
     } else {
         // Adaptive writes name the writer's type (`names.writer_ty`): they
         // take the checked writer only.
@@ -137,14 +138,16 @@ pub fn expand(plan: &Plan<'_>) -> TokenStream {
 /// true and the checked copy is dead code. (The checked copy out of line in
 /// a `#[inline(never)]` function measured slower on the 14-field object,
 /// and no faster on snapshots.)
-fn reserved_write(names: &Names, write_body: TokenStream) -> TokenStream {
+/// `reserved_body`, when given, is the reserved copy (`expand::prefix`).
+fn reserved_write(names: &Names, reserved_body: Option<TokenStream>, write_body: TokenStream) -> TokenStream {
     let (p, writer, reserved) = (&names.runtime, &names.writer, &names.reserved);
+    let reserved_body = reserved_body.unwrap_or_else(|| write_body.clone());
     quote! {
         // An early return, not a `match`: the reservation's borrow must end
         // before the checked copy uses the writer again.
         if let #p::Some(mut #reserved) = #p::reserve(#writer, <Self as #p::BitPack>::MAX_BITS) {
             let #writer = &mut #reserved;
-            return { #write_body };
+            return { #reserved_body };
         }
         #write_body
     }

@@ -27,6 +27,8 @@ pub struct Names {
     pub tag: Ident,
     /// The writer with room for `MAX_BITS` checked once.
     pub reserved: Ident,
+    /// Fields' bits gathered ahead of a bulk sequence's first push.
+    pub prefix: Ident,
     /// A block's maximum bits.
     pub block_bits: Ident,
     /// A `MAX_BITS` checked against `max_bytes`.
@@ -84,6 +86,7 @@ impl Names {
             signs: local("__signs"),
             tag: local("__tag"),
             reserved: local("__reserved"),
+            prefix: local("__prefix"),
             block_bits: local("__block_bits"),
             max_bits: local("__max_bits"),
             problem: local("__problem"),

@@ -78,7 +78,9 @@ impl Scope {
     pub fn wrap(mut self, names: &Names, parts: &mut Parts) -> Self {
         let (p, a) = (&names.runtime, runtime::adaptive(&names.runtime));
         let (writer, reader, has_signed) = (&names.writer, &names.reader, &self.has_signed);
-        let Parts { max_bits, min_bits, schema, write_body, read_body } = parts;
+        // The field code moves whole: no reserved copy of its own.
+        let Parts { max_bits, min_bits, schema, write_body, reserved_write_body, read_body } = parts;
+        *reserved_write_body = None;
         *max_bits = quote!(#p::sum(&[#a::sign_bits(#has_signed), #max_bits]));
         *min_bits = quote!(#p::sum(&[#a::sign_bits(#has_signed), #min_bits]));
         *schema = quote!(#a::scope_schema(#has_signed, #schema));
