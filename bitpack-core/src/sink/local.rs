@@ -198,6 +198,8 @@ impl<S: Detach> Reserve for Local<'_, S> {
     {
         S::keep(held);
     }
+
+    detach_through!();
 }
 
 /// A sink inside a reservation, held by value (a [`Reserved`] sink's

@@ -112,6 +112,32 @@ macro_rules! hold_reserved {
             Self: 't,
         {
         }
+
+        detach_through!();
+    };
+}
+
+/// [`Reserve`]'s `detached` for a sink with no detached form of its own:
+/// itself, rewound when the write fails (`sink::detached::Through`).
+macro_rules! detach_through {
+    () => {
+        type Detached<'t>
+            = $crate::sink::detached::Through<'t, Self>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn detached(&mut self) -> Self::Detached<'_> {
+            $crate::sink::detached::Through::new(self)
+        }
+
+        #[inline(always)]
+        fn close_detached<'t>(detached: Self::Detached<'t>, kept: bool)
+        where
+            Self: 't,
+        {
+            detached.close(kept);
+        }
     };
 }
 
@@ -154,6 +180,8 @@ macro_rules! reserve_in_place {
 }
 
 pub(crate) mod counter;
+#[macro_use]
+pub(crate) mod detached;
 pub(crate) mod fingerprint;
 pub(crate) mod held;
 pub(crate) mod local;
@@ -307,6 +335,23 @@ pub trait Reserve {
 
     /// The writes through `held` kept: a held writer's state back in it.
     fn keep<'s>(held: Self::Held<'s>)
+    where
+        Self: 's;
+
+    /// The sink of [`Reserve::detached`].
+    type Detached<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// This sink for one write that fails whole (`sink::detached`): a
+    /// writer's copy by value, its state kept in registers and put back
+    /// only when [`Reserve::close_detached`] keeps the writes; any other
+    /// sink itself, rewound when it does not. Room checks as the sink's.
+    fn detached(&mut self) -> Self::Detached<'_>;
+
+    /// Ends a [`Reserve::detached`] write: its writes kept (`kept`), or the
+    /// sink as it was before it.
+    fn close_detached<'s>(detached: Self::Detached<'s>, kept: bool)
     where
         Self: 's;
 }
