@@ -15,61 +15,26 @@ use super::{BitSink, Reserve};
 use crate::error::Error;
 
 /// [`Reserve`]'s types and methods of a sink that passes them to its
-/// `$field`, of type `$inner`.
+/// `sink` field, of type `$inner`.
 macro_rules! forward_reserve {
-    ($field:ident: $inner:ty) => {
-        type Reserved<'t>
-            = <$inner as Reserve>::Reserved<'t>
-        where
-            Self: 't;
-        type Local<'t>
-            = <$inner as Reserve>::Local<'t>
-        where
-            Self: 't;
-        type Window<'t>
-            = <$inner as Reserve>::Window<'t>
-        where
-            Self: 't;
-        type Held<'t>
-            = <$inner as Reserve>::Held<'t>
-        where
-            Self: 't;
-        type Detached<'t>
-            = <$inner as Reserve>::Detached<'t>
-        where
-            Self: 't;
+    ($inner:ty) => {
+        forward_types!($inner: Reserved, Local, Detached);
+        forward_window!($inner);
+        forward_hold!($inner);
 
         #[inline(always)]
         fn reserve_all(&mut self, bits: usize) -> Option<Self::Reserved<'_>> {
-            self.$field.reserve_all(bits)
+            self.sink.reserve_all(bits)
         }
 
         #[inline(always)]
         fn local(&mut self) -> Self::Local<'_> {
-            self.$field.local()
-        }
-
-        #[inline(always)]
-        fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
-            self.$field.window(bits)
-        }
-
-        #[inline(always)]
-        fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>> {
-            self.$field.hold(bits)
-        }
-
-        #[inline(always)]
-        fn keep<'t>(held: Self::Held<'t>)
-        where
-            Self: 't,
-        {
-            <$inner as Reserve>::keep(held);
+            self.sink.local()
         }
 
         #[inline(always)]
         fn detached(&mut self) -> Self::Detached<'_> {
-            self.$field.detached()
+            self.sink.detached()
         }
 
         #[inline(always)]
@@ -122,7 +87,7 @@ impl<'s> BitSink for DetachedWriter<'s> {
 }
 
 impl<'s> Reserve for DetachedWriter<'s> {
-    forward_reserve!(sink: BitWriter<'s>);
+    forward_reserve!(BitWriter<'s>);
 }
 
 /// Any other sink detached: itself, and where it started, put back when
@@ -162,7 +127,7 @@ impl<S: BitSink> BitSink for Through<'_, S> {
 }
 
 impl<S: BitSink + Reserve> Reserve for Through<'_, S> {
-    forward_reserve!(sink: S);
+    forward_reserve!(S);
 }
 
 #[cfg(test)]

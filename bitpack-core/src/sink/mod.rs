@@ -76,18 +76,47 @@ macro_rules! forward_state {
     };
 }
 
+/// [`Reserve`]'s types of a sink that passes them to its `sink` field, of
+/// type `$inner`.
+macro_rules! forward_types {
+    ($inner:ty: $($name:ident),*) => {$(
+        type $name<'t>
+            = <$inner as Reserve>::$name<'t>
+        where
+            Self: 't;
+    )*};
+}
+
 /// [`Reserve`]'s window for a sink that passes it to its `sink` field,
 /// of type `$inner`.
 macro_rules! forward_window {
     ($inner:ty) => {
-        type Window<'t>
-            = <$inner as Reserve>::Window<'t>
-        where
-            Self: 't;
+        forward_types!($inner: Window);
 
         #[inline(always)]
         fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
             self.sink.window(bits)
+        }
+    };
+}
+
+/// [`Reserve`]'s `hold` for a sink that passes it to its `sink` field, of
+/// type `$inner`.
+macro_rules! forward_hold {
+    ($inner:ty) => {
+        forward_types!($inner: Held);
+
+        #[inline(always)]
+        fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>> {
+            self.sink.hold(bits)
+        }
+
+        #[inline(always)]
+        fn keep<'t>(held: Self::Held<'t>)
+        where
+            Self: 't,
+        {
+            <$inner as Reserve>::keep(held);
         }
     };
 }
