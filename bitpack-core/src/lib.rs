@@ -36,6 +36,7 @@
 //! │   ├── reserved.rs       a sink inside a reservation; the list of sinks that reserve
 //! │   ├── local.rs          a sink moved into a local for a derived block's pushes
 //! │   ├── held.rs           a writer's state held by value for a loop of derived items, kept on success
+//! │   ├── detached.rs       a writer copied by value for a derived delta, its state back on success
 //! │   └── window.rs         a writer's block stores, masked into a fixed window of its buffer
 //! ├── unchecked.rs          the one unsafe module: the writer's stores (Words), ASCII as str, short owned strings, reads into a Vec's reserved room
 //! ├── words.rs              bits gathered into 64-bit words before a push

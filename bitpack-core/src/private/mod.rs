@@ -245,6 +245,25 @@ pub fn reserve<W: BitWrite>(writer: &mut W, bits: usize) -> Option<<W as Reserve
     writer.reserve_all(bits)
 }
 
+/// Runs `write` as one write of a value through the writer detached
+/// (`Reserve::detached`): a writer's copy by value, its state put back only
+/// on `Ok`, so that on `Err` it is as it was with no saved state to put
+/// back; any other sink rewound as [`write_atomic`] does. The same bits
+/// and errors as `write_atomic`.
+///
+/// Generated code: the body of `write_delta_cached` as
+/// `#p::write_detached(__writer, |__writer| { BODY })`.
+#[inline(always)]
+pub fn write_detached<'w, W: BitWrite, R>(
+    writer: &'w mut W,
+    write: impl FnOnce(&mut <W as Reserve>::Detached<'w>) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let mut detached = writer.detached();
+    let result = write(&mut detached);
+    W::close_detached(detached, result.is_ok());
+    result
+}
+
 /// The writer moved into a local for a stretch of writes (a derived
 /// block's elements), moved back when the local is dropped: the same bits
 /// and checks, its state kept in registers meanwhile.

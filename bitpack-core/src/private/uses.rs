@@ -1389,7 +1389,7 @@ impl p::ChangeGroups for Entry {
             prints: &mut [u64],
             writer: &mut W,
         ) -> p::Result<(), p::Error> {
-            p::write_atomic(
+            p::write_detached(
                 writer,
                 #[inline(always)]
                 |writer| {

@@ -179,25 +179,11 @@ impl<S: Detach> Reserve for Local<'_, S> {
         self.sink.window(bits)
     }
 
-    type Held<'t>
-        = <S as Reserve>::Held<'t>
-    where
-        Self: 't;
-
     // The sink's own, over its state here (a writer's held form copies it,
     // up to 63 bits waiting, and puts it back with fewer than 32).
-    #[inline(always)]
-    fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>> {
-        self.sink.hold(bits)
-    }
+    forward_hold!(S);
 
-    #[inline(always)]
-    fn keep<'t>(held: Self::Held<'t>)
-    where
-        Self: 't,
-    {
-        S::keep(held);
-    }
+    detach_through!();
 }
 
 /// A sink inside a reservation, held by value (a [`Reserved`] sink's

@@ -76,18 +76,47 @@ macro_rules! forward_state {
     };
 }
 
+/// [`Reserve`]'s types of a sink that passes them to its `sink` field, of
+/// type `$inner`.
+macro_rules! forward_types {
+    ($inner:ty: $($name:ident),*) => {$(
+        type $name<'t>
+            = <$inner as Reserve>::$name<'t>
+        where
+            Self: 't;
+    )*};
+}
+
 /// [`Reserve`]'s window for a sink that passes it to its `sink` field,
 /// of type `$inner`.
 macro_rules! forward_window {
     ($inner:ty) => {
-        type Window<'t>
-            = <$inner as Reserve>::Window<'t>
-        where
-            Self: 't;
+        forward_types!($inner: Window);
 
         #[inline(always)]
         fn window(&mut self, bits: usize) -> Option<Self::Window<'_>> {
             self.sink.window(bits)
+        }
+    };
+}
+
+/// [`Reserve`]'s `hold` for a sink that passes it to its `sink` field, of
+/// type `$inner`.
+macro_rules! forward_hold {
+    ($inner:ty) => {
+        forward_types!($inner: Held);
+
+        #[inline(always)]
+        fn hold(&mut self, bits: usize) -> Option<Self::Held<'_>> {
+            self.sink.hold(bits)
+        }
+
+        #[inline(always)]
+        fn keep<'t>(held: Self::Held<'t>)
+        where
+            Self: 't,
+        {
+            <$inner as Reserve>::keep(held);
         }
     };
 }
@@ -111,6 +140,32 @@ macro_rules! hold_reserved {
         where
             Self: 't,
         {
+        }
+
+        detach_through!();
+    };
+}
+
+/// [`Reserve`]'s `detached` for a sink with no detached form of its own:
+/// itself, rewound when the write fails (`sink::detached::Through`).
+macro_rules! detach_through {
+    () => {
+        type Detached<'t>
+            = $crate::sink::detached::Through<'t, Self>
+        where
+            Self: 't;
+
+        #[inline(always)]
+        fn detached(&mut self) -> Self::Detached<'_> {
+            $crate::sink::detached::Through::new(self)
+        }
+
+        #[inline(always)]
+        fn close_detached<'t>(detached: Self::Detached<'t>, kept: bool)
+        where
+            Self: 't,
+        {
+            detached.close(kept);
         }
     };
 }
@@ -154,6 +209,8 @@ macro_rules! reserve_in_place {
 }
 
 pub(crate) mod counter;
+#[macro_use]
+pub(crate) mod detached;
 pub(crate) mod fingerprint;
 pub(crate) mod held;
 pub(crate) mod local;
@@ -307,6 +364,23 @@ pub trait Reserve {
 
     /// The writes through `held` kept: a held writer's state back in it.
     fn keep<'s>(held: Self::Held<'s>)
+    where
+        Self: 's;
+
+    /// The sink of [`Reserve::detached`].
+    type Detached<'s>: BitSink + Reserve
+    where
+        Self: 's;
+
+    /// This sink for one write that fails whole (`sink::detached`): a
+    /// writer's copy by value, its state kept in registers and put back
+    /// only when [`Reserve::close_detached`] keeps the writes; any other
+    /// sink itself, rewound when it does not. Room checks as the sink's.
+    fn detached(&mut self) -> Self::Detached<'_>;
+
+    /// Ends a [`Reserve::detached`] write: its writes kept (`kept`), or the
+    /// sink as it was before it.
+    fn close_detached<'s>(detached: Self::Detached<'s>, kept: bool)
     where
         Self: 's;
 }

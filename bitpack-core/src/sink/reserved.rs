@@ -1,6 +1,7 @@
 //! A sink inside a reservation, and the list of sinks that can reserve.
 
 use super::counter::BitCounter;
+use super::detached::{DetachedWriter, Through};
 use super::fingerprint::BitFingerprint;
 use super::held::{Held, HeldCount};
 use super::local::{Detach, Local, ReservedLocal};
@@ -75,11 +76,13 @@ impl<'r, S: BitSink + Reserve> Reserve for Reserved<'r, S> {
     {
         S::keep(held.sink);
     }
+
+    detach_through!();
 }
 
 /// `Reserve` for a checked sink: one room check for all the bits.
 macro_rules! reserve_checked {
-    ($($sink:ty: $window:ty = $make:ident, $held:ty = $hold:ident, $keep:ident),*) => {$(
+    ($($sink:ty: $window:ty = $make:ident, $held:ty = $hold:ident, $keep:ident, $detached:ty = $detach:ident, $close:ident),*) => {$(
         impl<'a> Reserve for $sink {
             type Reserved<'s>
                 = Reserved<'s, $sink>
@@ -128,6 +131,24 @@ macro_rules! reserve_checked {
             {
                 $keep(held);
             }
+
+            type Detached<'s>
+                = $detached
+            where
+                Self: 's;
+
+            #[inline(always)]
+            fn detached(&mut self) -> Self::Detached<'_> {
+                $detach(self)
+            }
+
+            #[inline(always)]
+            fn close_detached<'t>(detached: Self::Detached<'t>, kept: bool)
+            where
+                Self: 't,
+            {
+                $close(detached, kept);
+            }
         }
     )*};
 }
@@ -170,8 +191,33 @@ fn count_keep<S: Detach>(held: HeldCount<'_, S>) {
     held.keep();
 }
 
+/// A writer detached (`sink::detached`): a copy of it by value.
+#[inline(always)]
+fn writer_detach<'s>(writer: &'s mut BitWriter<'_>) -> DetachedWriter<'s> {
+    writer.detach_copy()
+}
+
+#[inline(always)]
+fn writer_close(detached: DetachedWriter<'_>, kept: bool) {
+    detached.close(kept);
+}
+
+/// Any other sink detached: itself, rewound when the write fails.
+#[inline(always)]
+fn through<S: BitSink>(sink: &mut S) -> Through<'_, S> {
+    Through::new(sink)
+}
+
+#[inline(always)]
+fn through_close<S: BitSink>(detached: Through<'_, S>, kept: bool) {
+    detached.close(kept);
+}
+
 reserve_checked!(
     BitWriter<'a>: Window<'s> = writer_window, Held<'s> = writer_hold, writer_keep,
+        DetachedWriter<'s> = writer_detach, writer_close,
     BitCounter: ReservedLocal<Local<'s, BitCounter>> = local_window, HeldCount<'s, BitCounter> = count_hold, count_keep,
-    BitFingerprint: ReservedLocal<Local<'s, BitFingerprint>> = local_window, HeldCount<'s, BitFingerprint> = count_hold, count_keep
+        Through<'s, BitCounter> = through, through_close,
+    BitFingerprint: ReservedLocal<Local<'s, BitFingerprint>> = local_window, HeldCount<'s, BitFingerprint> = count_hold, count_keep,
+        Through<'s, BitFingerprint> = through, through_close
 );

@@ -99,6 +99,19 @@ impl<'a> BitWriter<'a> {
         (self.buf.reborrow(), &mut self.state)
     }
 
+    /// A writer over `buf` (another's words) from `state`, with its
+    /// capacity (for `sink::detached`).
+    #[inline(always)]
+    pub(crate) fn over(buf: Words<'a>, state: WriterCheckpoint, capacity_bits: usize) -> Self {
+        BitWriter { buf, state, capacity_bits }
+    }
+
+    /// Its capacity in bits.
+    #[inline(always)]
+    pub(crate) fn capacity_bits(&self) -> usize {
+        self.capacity_bits
+    }
+
     /// Its buffer and its state, borrowed apart (for `sink::window`).
     #[inline(always)]
     pub(crate) fn parts(&mut self) -> (&mut [u8], &mut WriterCheckpoint) {

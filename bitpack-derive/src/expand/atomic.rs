@@ -18,6 +18,13 @@ pub fn write(names: &Names, body: TokenStream) -> TokenStream {
     quote!(#p::write_atomic(#writer, #[inline(always)] |#writer| { #body }))
 }
 
+/// `body` as one write through the writer detached (`write_detached`: a
+/// writer's state by value, put back only on `Ok`).
+pub fn write_detached(names: &Names, body: TokenStream) -> TokenStream {
+    let (p, writer) = (&names.runtime, &names.writer);
+    quote!(#p::write_detached(#writer, #[inline(always)] |#writer| { #body }))
+}
+
 /// `body` (statements ending in a `Result`, reading from `names.reader`) as
 /// one read.
 pub fn read(names: &Names, body: TokenStream) -> TokenStream {

@@ -26,7 +26,7 @@ impl Code<'_, '_> {
         let records = Literal::usize_unsuffixed(self.slots().iter().map(|&(_, slots)| slots).sum());
         let writes = self.changes.items.iter().map(|item| self.delta_write(item, Delta::Cached));
         let group_prints = self.changes.items.iter().filter_map(|item| self.group_print(item));
-        let write_delta = atomic::write(names, quote!(#(#writes)* #p::Ok(())));
+        let write_delta = atomic::write_detached(names, quote!(#(#writes)* #p::Ok(())));
         quote! {
             #p::if_alloc! {
                 const PRINTS: usize = #records;
