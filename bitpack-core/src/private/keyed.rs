@@ -1122,8 +1122,10 @@ where
                 };
                 let written = if marked {
                     Ok(())
+                } else if let Err(error) = ordered(at) {
+                    // The scratch and the baseline's prints still go back below.
+                    Err(error)
                 } else {
-                    ordered(at)?;
                     met.clear();
                     // The candidates, and the sections they make when all are sent.
                     let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
