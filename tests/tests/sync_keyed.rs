@@ -511,6 +511,59 @@ fn a_senders_deltas_are_the_plain_deltas_in_every_form() -> Result<(), Error> {
     Ok(())
 }
 
+#[test]
+fn a_sender_refuses_a_disordered_vec_as_the_plain_delta_does() -> Result<(), Error> {
+    // A sender's one walk checks the world's keys as it meets them (no
+    // pass before it): a disorder anywhere, met or not before another
+    // refusal, is the plain delta's error, nothing recorded.
+    let mut rng = SplitMix64(31);
+    let mut world = World::random(&mut rng, 40);
+    let mut map: Sender<World> = Sender::new();
+    let mut vec: Sender<SortedWorld> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let (mut a, mut b) = (vec![0u8; 1 << 14], vec![0u8; 1 << 14]);
+    let mut refused = 0;
+    for tick in 0..60 {
+        world.step(&mut rng, tick % 2, tick % 3 / 2);
+        let sorted = world.as_sorted();
+        if let Some(baseline) = vec.baseline() {
+            let state = vec.sent(baseline).expect("held").clone();
+            let sequence = vec.next_sequence();
+            let last = sorted.units.len() - 2;
+            for at in [0, tick % last, last] {
+                let mut swapped = sorted.clone();
+                swapped.units.swap(at, at + 1);
+                let mut repeated = sorted.clone();
+                repeated.units[at + 1] = repeated.units[at].clone();
+                // Out of range after the disorder: still the disorder first.
+                let mut ranged = swapped.clone();
+                ranged.units.last_mut().expect("units").health = u16::MAX;
+                for unsorted in [swapped, repeated, ranged] {
+                    let error = vec.write(&unsorted, &mut b).unwrap_err();
+                    let plain = plain_packet(sequence, baseline, &unsorted, &state).unwrap_err();
+                    assert_eq!(
+                        (error.kind(), error.bit()),
+                        (ErrorKind::NotIncreasing, plain.bit()),
+                        "tick {tick}"
+                    );
+                    assert_eq!(vec.next_sequence(), sequence);
+                    refused += 1;
+                }
+            }
+        }
+        // Then the same packets as the map's: nothing was recorded.
+        let used = map.write(&world, &mut a)?;
+        assert_eq!(vec.write(&sorted, &mut b)?, used);
+        assert_eq!(a[..used], b[..used], "tick {tick}");
+        assert!(receiver.read(&a[..used])?.is_some());
+        let acks = receiver.acks();
+        map.ack(&acks);
+        vec.ack(&acks);
+    }
+    assert!(refused > 100);
+    Ok(())
+}
+
 proptest::proptest! {
     /// `map::record` (a sender's state brought up to date in place, not
     /// cloned) leaves the state equal to the world whatever it held: keys
