@@ -73,32 +73,37 @@ pub fn writes(
     let mut writes = Vec::new();
     let mut open = false;
     for (index, item) in items.iter().enumerate() {
-        if !gathered[index] {
-            if open {
-                writes.push(quote!(#p::Prefix::push(#prefix, #writer);));
-                open = false;
-            }
-            writes.push(items::write(names, fields, item, access));
-            continue;
-        }
         let start = if open { quote!(#prefix) } else { quote!(#p::Prefix::EMPTY) };
-        let write = match kinds[index] {
-            Kind::Int(position) => {
-                let value = access(position).value();
-                quote!(let #prefix = #p::Prefix::then(#start, #writer, #value);)
+        // Only integers and bulk sequences are ever gathered; anything else
+        // (or one not gathered) pushes what is open, then writes as ever.
+        let gathered_write = match (gathered[index], &kinds[index]) {
+            (true, Kind::Int(position)) => {
+                let value = access(*position).value();
+                Some(quote!(let #prefix = #p::Prefix::then(#start, #writer, #value);))
             }
-            Kind::Bulk(position, Sequence { element, max_len }) => {
+            (true, Kind::Bulk(position, Sequence { element, max_len })) => {
                 let write = match **element {
                     Encoding::Bool(_) => quote!(write_bools_after),
                     _ => quote!(write_ints_after),
                 };
-                let reference = access(position).reference();
-                quote!(let #prefix = #p::#write(#writer, #start, #reference, #max_len)?;)
+                let reference = access(*position).reference();
+                Some(quote!(let #prefix = #p::#write(#writer, #start, #reference, #max_len)?;))
             }
-            Kind::Other => unreachable!("only integers and bulk sequences are gathered"),
+            _ => None,
         };
-        writes.push(write);
-        open = true;
+        match gathered_write {
+            Some(write) => {
+                writes.push(write);
+                open = true;
+            }
+            None => {
+                if open {
+                    writes.push(quote!(#p::Prefix::push(#prefix, #writer);));
+                    open = false;
+                }
+                writes.push(items::write(names, fields, item, access));
+            }
+        }
     }
     if open {
         writes.push(quote!(#p::Prefix::push(#prefix, #writer);));
