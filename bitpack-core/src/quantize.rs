@@ -81,13 +81,31 @@ macro_rules! quantizer {
                 let scale = rate_step * dt / step;
                 let offset = rate.min * dt / step;
                 let moved = offset + rate_steps as $float * scale;
-                if !moved.is_finite() {
+                // `|moved|` is at most `|offset| + largest rate x |scale|`
+                // (rounding is monotone), so when that is finite so is
+                // `moved`: a constant test for constant declarations and
+                // `dt`, which folds the test on `moved` away.
+                let bound = offset.abs() + <$int>::MAX as $float * scale.abs();
+                if !bound.is_finite() && !moved.is_finite() {
                     return None;
                 }
                 let limit = self.max_integer as $float;
                 #[allow(clippy::manual_clamp)]
                 let half_up = moved.max(-limit).min(limit) + 0.5;
-                // `floor(half_up)`: the cast truncates toward zero.
+                // `floor(half_up)`. Under `p - 1` bits of steps (a constant
+                // test), `|half_up| < 2^(p - 1)` (p = 23, 52): adding
+                // `1.5 x 2^p` rounds it to an integer `r` (in
+                // `(2^p, 2^(p + 1))`, where the spacing is 1; the sum less
+                // `1.5 x 2^p` is `r` exactly, and its bits less those of
+                // `1.5 x 2^p` are `r` as an integer), less one where
+                // `r > half_up`: no saturating casts.
+                if self.max_integer < $resolved / 2 {
+                    let magic = $resolved as $float * 1.5;
+                    let biased = half_up + magic;
+                    let rounded = biased.to_bits().wrapping_sub(magic.to_bits()) as $signed as i64;
+                    return Some(rounded - i64::from(biased - magic > half_up));
+                }
+                // The cast truncates toward zero.
                 let truncated = half_up as i64;
                 Some(if (truncated as $float) > half_up { truncated - 1 } else { truncated })
             }
@@ -340,6 +358,96 @@ mod tests {
         // Clamped to the range's steps; not finite: none.
         assert_eq!(moved(64.0, 1.0e6), Some(i64::from(position.max_integer())));
         assert_eq!(moved(64.0, f32::INFINITY), None);
+    }
+
+    /// `steps_moved` as it was before its floor took the sum with
+    /// `1.5 x 2^p` and its finite test a constant bound: the reference.
+    fn steps_moved_by_casts(q: &Quantizer, rate: &Quantizer, rate_steps: u32, dt: f32) -> Option<i64> {
+        let step = q.delta / q.max_integer as f32;
+        let rate_step = rate.delta / rate.max_integer as f32;
+        let (scale, offset) = (rate_step * dt / step, rate.min * dt / step);
+        let moved = offset + rate_steps as f32 * scale;
+        if !moved.is_finite() {
+            return None;
+        }
+        let limit = q.max_integer as f32;
+        let half_up = moved.max(-limit).min(limit) + 0.5;
+        let truncated = half_up as i64;
+        Some(if (truncated as f32) > half_up { truncated - 1 } else { truncated })
+    }
+
+    #[test]
+    fn steps_moved_is_the_floor_of_the_casts() {
+        let declarations = [
+            (-1024.0, 1024.0, 0.01),
+            (-64.0, 64.0, 0.01),
+            (0.0, 1.0, 1.0 / 4_194_303.0),
+            (0.0, 1.0, 1.0 / 4_194_304.0),
+            (-1024.0, 1024.0, 0.0001),
+            (0.0, 3.0, 1.0),
+        ];
+        let dts = [1.0 / 30.0, -1.0 / 60.0, 0.37, 1.0e6, 3.0e38, f32::INFINITY, 0.0];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for &(min, max, res) in &declarations {
+            let q = Quantizer::new(min, max, res).unwrap();
+            for &(rate_min, rate_max, rate_res) in &declarations {
+                let rate = Quantizer::new(rate_min, rate_max, rate_res).unwrap();
+                for &dt in &dts {
+                    // Every rate step of small declarations, the ends and
+                    // random ones past them (up to `u32::MAX`).
+                    let every = (0..=rate.max_integer.min(20_000)).chain([u32::MAX, u32::MAX - 1]);
+                    let random = (0..2_000).map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed >> 32) as u32 >> (seed % 32)
+                    });
+                    for rate_steps in every.chain(random) {
+                        assert_eq!(
+                            q.steps_moved(&rate, rate_steps, dt),
+                            steps_moved_by_casts(&q, &rate, rate_steps, dt),
+                            "[{min}, {max}] at {res}, rate [{rate_min}, {rate_max}] at {rate_res}, step {rate_steps}, dt {dt}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn steps_moved_is_the_floor_of_the_casts_in_f64() {
+        let by_casts = |q: &Quantizer64, rate: &Quantizer64, rate_steps: u64, dt: f64| {
+            let step = q.delta / q.max_integer as f64;
+            let rate_step = rate.delta / rate.max_integer as f64;
+            let (scale, offset) = (rate_step * dt / step, rate.min * dt / step);
+            let moved = offset + rate_steps as f64 * scale;
+            let limit = q.max_integer as f64;
+            let half_up = moved.max(-limit).min(limit) + 0.5;
+            let truncated = half_up as i64;
+            moved.is_finite().then_some(if (truncated as f64) > half_up { truncated - 1 } else { truncated })
+        };
+        let declarations = [
+            (-1024.0, 1024.0, 0.01),
+            (-64.0, 64.0, 1.0e-9),
+            (0.0, 1.0, 1.0 / 2_251_799_813_685_247.0),
+            (0.0, 3.0, 1.0),
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for &(min, max, res) in &declarations {
+            let q = Quantizer64::new(min, max, res).unwrap();
+            for &(rate_min, rate_max, rate_res) in &declarations {
+                let rate = Quantizer64::new(rate_min, rate_max, rate_res).unwrap();
+                for dt in [1.0 / 30.0, -1.0 / 60.0, 0.37, 1.0e12, 1.0e308, f64::INFINITY] {
+                    for _ in 0..5_000 {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let rate_steps = seed >> (seed % 64);
+                        assert_eq!(q.steps_moved(&rate, rate_steps, dt), by_casts(&q, &rate, rate_steps, dt));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

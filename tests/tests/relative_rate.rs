@@ -221,6 +221,21 @@ proptest! {
     }
 }
 
+/// A sender's group of relative floats is quantized four at a time: each
+/// row's values are checked finite on their own, so finite values whose sum
+/// across rows is not (the first and fifth floats, the second and sixth)
+/// still write as `write_delta` does and record their print.
+#[test]
+fn huge_finite_values_in_every_row_write_as_plain() {
+    for huge in [f32::MAX, -f32::MAX] {
+        let now = Body { position: [huge; 3], velocity: [huge; 3], health: 0 };
+        let then = Body { position: [1.0; 3], velocity: [-1.0; 3], health: 0 };
+        cached_as_plain(&now, &then).unwrap();
+        cached_as_plain(&then, &now).unwrap();
+        cached_as_plain(&Body { velocity: then.velocity, ..now }, &then).unwrap();
+    }
+}
+
 #[test]
 fn truncated_and_non_canonical_deltas_are_refused_in_place() {
     let then = Body { position: [10.0, 20.0, 30.0], velocity: [3.0, 0.0, -3.0], health: 50 };

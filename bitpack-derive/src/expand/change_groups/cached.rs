@@ -211,6 +211,7 @@ impl Code<'_, '_> {
             writes.push(write);
         }
         let codes_module = codes_module?;
+        let lets = self.steps_rows(&leaves, &at).unwrap_or(lets);
         let codes_last_first = codes.iter().rev();
         let slot = self.slot(group.record).0;
         let then = self.write_items(&group.items, &base_of);
@@ -247,6 +248,50 @@ impl Code<'_, '_> {
                 #fallback
             }
         }})
+    }
+
+    /// The `let`s of a steps group's `__now_steps{i}` quantized four at a
+    /// time (`__private::quantized_row`, in the leaves' order), each row's
+    /// values checked finite on their own (a row's `RowSums` holds only
+    /// its values: a sum across rows could overflow where no value is
+    /// refused, and the group's fallback judges its flag on another print).
+    /// The same steps as `quantized_bits` gives each. `None` unless every
+    /// leaf is an `f32` a row takes.
+    fn steps_rows(
+        &self,
+        leaves: &[(usize, Option<usize>, &Encoding<'_>)],
+        at: &dyn Fn(&TokenStream, usize, Option<usize>) -> TokenStream,
+    ) -> Option<Vec<TokenStream>> {
+        let names = self.names;
+        let (p, valid) = (&names.runtime, &names.valid);
+        let declared: Vec<(TokenStream, TokenStream)> = leaves
+            .iter()
+            .map(|&(position, index, leaf)| {
+                Some((at(&quote!(self), position, index), codec(leaf).run_leaf()?.lane()?.row()?))
+            })
+            .collect::<Option<_>>()?;
+        let sums = format_ident!("__row_sums");
+        let mut lets: Vec<TokenStream> = declared
+            .chunks(4)
+            .enumerate()
+            .map(|(index, row)| {
+                let row_name = format_ident!("__row{index}");
+                // Unused lanes: 0 under a declaration that takes it.
+                let unused = (row.len()..4).map(|_| (quote!(0.0f32), quote!((0.0f32, 1.0f32, 1.0f32))));
+                let (values, declarations): (Vec<_>, Vec<_>) = row.iter().cloned().chain(unused).unzip();
+                quote! {
+                    let mut #sums = #p::RowSums::new();
+                    let #row_name = #p::quantized_row([#(#values),*], [#(#declarations),*], &mut #sums, &mut #valid);
+                    #valid &= #sums.finite();
+                }
+            })
+            .collect();
+        lets.extend((0..leaves.len()).map(|leaf_index| {
+            let steps = names.now_steps(leaf_index);
+            let (row, lane) = (format_ident!("__row{}", leaf_index / 4), Literal::usize_unsuffixed(leaf_index % 4));
+            quote!(let #steps = <::core::primitive::u64 as ::core::convert::From<::core::primitive::u32>>::from(#row[#lane]);)
+        }));
+        Some(lets)
     }
 
     /// `write_delta_cached` of a group whose fields are all plain
