@@ -416,8 +416,10 @@ struct Nests {
 fn cached_deltas_of_nested_fields_write_the_same_bits() -> Result<(), Error> {
     const PRINTS: usize = <Nests as ChangeGroups>::PRINTS;
     // What the groups hold: two leaves and one type that is none.
-    assert!(<Kind as BitPack>::__LEAF_BITS <= 64 && <Flags as BitPack>::__LEAF_BITS <= 64);
-    assert_eq!(<Wide as BitPack>::__LEAF_BITS, bitpack::__private::NOT_A_LEAF);
+    const {
+        assert!(<Kind as BitPack>::__LEAF_BITS <= 64 && <Flags as BitPack>::__LEAF_BITS <= 64);
+        assert!(<Wide as BitPack>::__LEAF_BITS == bitpack::__private::NOT_A_LEAF);
+    }
     let mut rng = SplitMix64(29);
     let kinds = [Kind::Walker, Kind::Flyer, Kind::Swimmer];
     let random = |rng: &mut SplitMix64| Nests {
