@@ -366,6 +366,99 @@ fn cached_deltas_write_the_same_bits_and_record_the_prints() -> Result<(), Error
     Ok(())
 }
 
+/// A field-less enum: a leaf (its tag).
+#[derive(BitPack, Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Walker,
+    Flyer,
+    Swimmer,
+}
+
+/// A struct of booleans: one fused run, a leaf.
+#[derive(BitPack, Clone, Copy, Debug, PartialEq)]
+struct Flags {
+    on_ground: bool,
+    firing: bool,
+    hidden: bool,
+}
+
+/// More bits than a leaf holds: never a leaf.
+#[derive(BitPack, Clone, Copy, Debug, PartialEq)]
+struct Wide {
+    low: u64,
+    high: u32,
+}
+
+/// Groups of nested types beside plain fields, as `write_delta_cached`
+/// takes them unchanged from the baseline's print (`same_leaf`) or
+/// fingerprints them.
+#[derive(BitPack, Clone, Copy, Debug, PartialEq)]
+struct Nests {
+    #[change_group(identity)]
+    #[bits(min = 0, max = 4095)]
+    id: u16,
+    #[change_group(identity)]
+    kind: Kind,
+    #[change_group(state)]
+    flags: Flags,
+    #[change_group(state)]
+    #[bits(min = 0, max = 4095)]
+    target: Option<u16>,
+    #[change_group(wide)]
+    wide: Wide,
+}
+
+/// `write_delta_cached` of groups holding nested types (leaves and not)
+/// writes `write_delta`'s bits and records `group_prints`' prints,
+/// whichever field changed: a changed leaf is never taken for the
+/// baseline's.
+#[test]
+fn cached_deltas_of_nested_fields_write_the_same_bits() -> Result<(), Error> {
+    const PRINTS: usize = <Nests as ChangeGroups>::PRINTS;
+    // What the groups hold: two leaves and one type that is none.
+    const {
+        assert!(<Kind as BitPack>::__LEAF_BITS <= 64 && <Flags as BitPack>::__LEAF_BITS <= 64);
+        assert!(<Wide as BitPack>::__LEAF_BITS == bitpack::__private::NOT_A_LEAF);
+    }
+    let mut rng = SplitMix64(29);
+    let kinds = [Kind::Walker, Kind::Flyer, Kind::Swimmer];
+    let random = |rng: &mut SplitMix64| Nests {
+        id: rng.range(0, 3) as u16,
+        kind: kinds[rng.range(0, 2) as usize],
+        flags: Flags { on_ground: rng.chance(50), firing: rng.chance(50), hidden: rng.chance(50) },
+        target: rng.chance(50).then(|| rng.range(0, 3) as u16),
+        wide: Wide { low: rng.range(0, 1) as u64, high: rng.range(0, 1) as u32 },
+    };
+    let bits = |write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>| -> Result<Vec<u8>, Error> {
+        let mut buf = vec![0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        write(&mut writer)?;
+        let used = writer.finish()?;
+        buf.truncate(used);
+        Ok(buf)
+    };
+    let mut kept = 0;
+    for _ in 0..4000 {
+        let (baseline, now) = (random(&mut rng), random(&mut rng));
+        let mut held = [0u64; PRINTS];
+        baseline.group_prints(&mut held)?;
+        let plain = bits(&|writer| now.write_delta(&baseline, writer))?;
+        let mut known = [0u64; PRINTS];
+        assert_eq!(
+            bits(&|writer| now.write_delta_cached(&baseline, &held, &mut known.clone(), writer))?,
+            plain,
+            "{now:?} against {baseline:?}"
+        );
+        now.write_delta_cached(&baseline, &held, &mut known, &mut BitCounter::new())?;
+        let mut expected = [0u64; PRINTS];
+        now.group_prints(&mut expected)?;
+        assert_eq!(known, expected);
+        kept += usize::from(now.kind == baseline.kind && now.id == baseline.id);
+    }
+    assert!(kept > 100, "too few unchanged identities: {kept}");
+    Ok(())
+}
+
 /// A delta written by hand against `baseline` (three units): the flag, the
 /// list form, then what `rest` writes.
 fn hand_delta(rest: impl FnOnce(&mut BitWriter<'_>)) -> Vec<u8> {

@@ -8,6 +8,7 @@ use crate::change::{
     BitFingerprint, EXACT_BITS, Fingerprint, GroupRecord, write_delta_flag, write_tracked_flag,
 };
 use crate::error::{Error, ErrorKind};
+use crate::pack::BitPack;
 use crate::sink::BitSink;
 use crate::write::BitWrite;
 
@@ -198,6 +199,17 @@ impl<T: SameBits> SameBits for Option<T> {
             _ => false,
         }
     }
+}
+
+/// [`SameBits`] of a field of a nested type in `write_delta_cached`'s
+/// [`kept_group`]: whether both values are leaves of the same bits
+/// (`BitPack::__leaf`: a field-less derived enum's tag, a derived struct
+/// that is one fused run), which `write_to` writes alike. `false` for a
+/// type that is no leaf (a constant: its group is then fingerprinted).
+#[inline(always)]
+pub fn same_leaf<T: BitPack>(now: &T, then: &T) -> bool {
+    crate::private::is_leaf(T::__LEAF_BITS)
+        && matches!((now.__leaf(), then.__leaf()), (Some(now), Some(then)) if now == then)
 }
 
 /// `write_delta_cached`, before a group of [`SameBits`] fields: when they

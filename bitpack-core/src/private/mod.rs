@@ -57,12 +57,12 @@ pub use window::{Window, close_window, fits_window, read_window};
 // `write_delta_cached` and `group_prints` a `Sender` calls, and the
 // `wide` prints of a group of relative floats quantized once there
 // (`wide_print`, `held_wide`, `cached_wide`, `held_bits`, `steps_at`,
-// `wide_group_print`), `kept_group` and `SameBits` for a group of plain
-// fields the baseline's bit for bit, and `if_alloc` around those methods,
+// `wide_group_print`), `kept_group`, `SameBits` and `same_leaf` for a group
+// of plain fields and leaves the baseline's bit for bit, and `if_alloc` around those methods,
 // which exist only with `alloc`);
 pub use change::{
     SameBits, cached_group, cached_wide, delta_group, delta_group_sent, group_print, held_bits, held_wide,
-    if_alloc, kept_group, steps_at, tracked_group, wide_group_print, wide_print,
+    if_alloc, kept_group, same_leaf, steps_at, tracked_group, wide_group_print, wide_print,
 };
 // ... every body as one write or read (rolled back on `Err`), and the
 // reads that allocate, within the reader's budget;

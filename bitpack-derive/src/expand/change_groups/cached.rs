@@ -295,10 +295,12 @@ impl Code<'_, '_> {
     }
 
     /// `write_delta_cached` of a group whose fields are all plain
-    /// (booleans, integers, floats, and arrays and `Option`s of them): first
-    /// compared with the baseline's bit for bit (`SameBits`), an unchanged
-    /// group taking the baseline's print without fingerprinting (`kept_group`),
-    /// then `write`. Other groups: `write` alone.
+    /// (booleans, integers, floats, and arrays and `Option`s of them) or
+    /// nested types: first compared with the baseline's bit for bit
+    /// (`SameBits`; a nested type by its leaf, `same_leaf`, never the same
+    /// when it is no leaf), an unchanged group taking the baseline's print
+    /// without fingerprinting (`kept_group`), then `write`. Other groups:
+    /// `write` alone.
     pub(super) fn kept_group(&self, group: &Group, write: TokenStream) -> TokenStream {
         fn plain(encoding: &Encoding<'_>) -> bool {
             match encoding {
@@ -308,18 +310,27 @@ impl Code<'_, '_> {
                 _ => false,
             }
         }
-        let all_plain =
-            group.fields.iter().all(|&position| self.fields[position].encoding.as_ref().is_some_and(plain));
-        if !all_plain || group.fields.is_empty() {
-            return write;
-        }
         let names = self.names;
         let (p, writer, baseline) = (&names.runtime, &names.writer, &names.baseline);
         let (baseline_prints, prints) = (&names.baseline_prints, &names.prints);
-        let same = group.fields.iter().map(|&position| {
-            let member = self.member(position);
-            quote!(#p::SameBits::same_bits(&self.#member, &#baseline.#member))
-        });
+        let same: Option<Vec<TokenStream>> = group
+            .fields
+            .iter()
+            .map(|&position| {
+                let member = self.member(position);
+                match self.fields[position].encoding.as_ref()? {
+                    encoding if plain(encoding) => {
+                        Some(quote!(#p::SameBits::same_bits(&self.#member, &#baseline.#member)))
+                    }
+                    Encoding::Nested(nested) => {
+                        let ty = nested.ty;
+                        Some(quote_spanned!(ty.span()=> #p::same_leaf::<#ty>(&self.#member, &#baseline.#member)))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        let Some(same) = same.filter(|same| !same.is_empty()) else { return write };
         let (slot, slots) = self.slot(group.record);
         quote! {
             if !#p::kept_group(#writer, (#slot, #slots), #baseline_prints, #prints, #(#same)&&*)? {
