@@ -320,6 +320,16 @@ fn the_derived_world_writes_what_the_hand_written_model_writes() -> Result<(), E
     Ok(())
 }
 
+/// The bytes `write` puts in a fresh 64-byte buffer.
+fn bits(write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>) -> Result<Vec<u8>, Error> {
+    let mut buf = vec![0u8; 64];
+    let mut writer = BitWriter::new(&mut buf);
+    write(&mut writer)?;
+    let used = writer.finish()?;
+    buf.truncate(used);
+    Ok(buf)
+}
+
 /// What a sender keeps of each state it recorded: a derived type's
 /// `write_delta_cached` writes `write_delta`'s bits whether it knows the
 /// baseline's group prints or not, and records its own, as `group_prints`
@@ -331,14 +341,6 @@ fn cached_deltas_write_the_same_bits_and_record_the_prints() -> Result<(), Error
     // bits themselves, so a delta reads the baseline's steps from them).
     assert_eq!(PRINTS, 5);
     let mut rng = SplitMix64(23);
-    let bits = |write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>| -> Result<Vec<u8>, Error> {
-        let mut buf = vec![0u8; 64];
-        let mut writer = BitWriter::new(&mut buf);
-        write(&mut writer)?;
-        let used = writer.finish()?;
-        buf.truncate(used);
-        Ok(buf)
-    };
     for id in 0..2000 {
         let baseline = Unit::random(&mut rng, id);
         let mut now = baseline.clone();
@@ -428,14 +430,6 @@ fn cached_deltas_of_nested_fields_write_the_same_bits() -> Result<(), Error> {
         flags: Flags { on_ground: rng.chance(50), firing: rng.chance(50), hidden: rng.chance(50) },
         target: rng.chance(50).then(|| rng.range(0, 3) as u16),
         wide: Wide { low: rng.range(0, 1) as u64, high: rng.range(0, 1) as u32 },
-    };
-    let bits = |write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>| -> Result<Vec<u8>, Error> {
-        let mut buf = vec![0u8; 64];
-        let mut writer = BitWriter::new(&mut buf);
-        write(&mut writer)?;
-        let used = writer.finish()?;
-        buf.truncate(used);
-        Ok(buf)
     };
     let mut kept = 0;
     for _ in 0..4000 {
