@@ -86,15 +86,19 @@ fn steps_of(names: &Names, lanes: &[BlockLane<'_>], item: usize, leaf: usize) ->
 /// rows of four (`__row{n}`, see [`rows`]), if it is computed lane by lane.
 fn row_of(lanes: &[BlockLane<'_>], item: usize, leaf: usize) -> Option<TokenStream> {
     let position = lanes.iter().position(|lane| lane.item == item && lane.run.leaf == leaf)?;
+    Some(row_lane(position))
+}
+
+/// The steps of the `position`th value [`quantized_rows`] quantized.
+pub(crate) fn row_lane(position: usize) -> TokenStream {
     let (row, at) = (format_ident!("__row{}", position / 4), Literal::usize_unsuffixed(position % 4));
-    Some(quote!(#row[#at]))
+    quote!(#row[#at])
 }
 
 /// The element `item`'s lane leaves quantized four at a time
 /// (`__private::quantized_row`, into `__row{n}`), their values added to
 /// `sums`; `None` unless every lane leaf can be (`f32`s).
 fn rows(names: &Names, lanes: &[BlockLane<'_>], item: &Ident, sums: &Ident) -> Option<TokenStream> {
-    let (p, valid) = (&names.runtime, &names.lanes_valid);
     let declared: Vec<(TokenStream, TokenStream)> = lanes
         .iter()
         .map(|lane| {
@@ -102,18 +106,36 @@ fn rows(names: &Names, lanes: &[BlockLane<'_>], item: &Ident, sums: &Ident) -> O
             Some((leaf_place(quote!(#item.#member), lane), lane.run.lane.row()?))
         })
         .collect::<Option<_>>()?;
-    let rows = declared.chunks(4).enumerate().map(|(index, row)| {
-        let row_name = format_ident!("__row{index}");
-        // Unused lanes: 0 under a declaration that takes it.
-        let unused = (row.len()..4).map(|_| (quote!(0.0f32), quote!((0.0f32, 1.0f32, 1.0f32))));
-        let (values, declarations): (Vec<_>, Vec<_>) = row.iter().cloned().chain(unused).unzip();
-        quote! {
-            let #row_name = #p::quantized_row(
-                [#(#values),*], [#(#declarations),*], &mut #sums, &mut #valid,
-            );
-        }
-    });
+    let rows = quantized_rows(names, &declared, sums, &names.lanes_valid);
     Some(quote!(#(#rows)*))
+}
+
+/// `declared` (each `f32` value and its declaration as a row takes it)
+/// quantized four at a time: a statement per row of four,
+/// `let __row{n} = __private::quantized_row(..)`, their values added to
+/// `sums`, a refused value clearing `valid`.
+pub(crate) fn quantized_rows(
+    names: &Names,
+    declared: &[(TokenStream, TokenStream)],
+    sums: &Ident,
+    valid: &Ident,
+) -> Vec<TokenStream> {
+    let p = &names.runtime;
+    declared
+        .chunks(4)
+        .enumerate()
+        .map(|(index, row)| {
+            let row_name = format_ident!("__row{index}");
+            // Unused lanes: 0 under a declaration that takes it.
+            let unused = (row.len()..4).map(|_| (quote!(0.0f32), quote!((0.0f32, 1.0f32, 1.0f32))));
+            let (values, declarations): (Vec<_>, Vec<_>) = row.iter().cloned().chain(unused).unzip();
+            quote! {
+                let #row_name = #p::quantized_row(
+                    [#(#values),*], [#(#declarations),*], &mut #sums, &mut #valid,
+                );
+            }
+        })
+        .collect()
 }
 
 /// The `__write_items` and `__read_items` of a struct with quantized run

@@ -7,9 +7,9 @@
 //! `write_delta` (their print slots stay unused). With `alloc` only.
 
 use super::{Code, Delta};
-use crate::expand::atomic;
 use crate::expand::codec::codec;
 use crate::expand::runtime::{self, FloatItem};
+use crate::expand::{atomic, batch};
 use crate::ir::consts::Steps;
 use crate::ir::encoding::{Encoding, Float};
 use crate::ir::items::{ChangeItem, Group, Predict};
@@ -271,25 +271,20 @@ impl Code<'_, '_> {
             })
             .collect::<Option<_>>()?;
         let sums = format_ident!("__row_sums");
-        let mut lets: Vec<TokenStream> = declared
-            .chunks(4)
-            .enumerate()
-            .map(|(index, row)| {
-                let row_name = format_ident!("__row{index}");
-                // Unused lanes: 0 under a declaration that takes it.
-                let unused = (row.len()..4).map(|_| (quote!(0.0f32), quote!((0.0f32, 1.0f32, 1.0f32))));
-                let (values, declarations): (Vec<_>, Vec<_>) = row.iter().cloned().chain(unused).unzip();
+        let mut lets: Vec<TokenStream> = batch::quantized_rows(names, &declared, &sums, valid)
+            .into_iter()
+            .map(|row| {
                 quote! {
                     let mut #sums = #p::RowSums::new();
-                    let #row_name = #p::quantized_row([#(#values),*], [#(#declarations),*], &mut #sums, &mut #valid);
+                    #row
                     #valid &= #sums.finite();
                 }
             })
             .collect();
         lets.extend((0..leaves.len()).map(|leaf_index| {
             let steps = names.now_steps(leaf_index);
-            let (row, lane) = (format_ident!("__row{}", leaf_index / 4), Literal::usize_unsuffixed(leaf_index % 4));
-            quote!(let #steps = <::core::primitive::u64 as ::core::convert::From<::core::primitive::u32>>::from(#row[#lane]);)
+            let steps_in_row = batch::row_lane(leaf_index);
+            quote!(let #steps = <::core::primitive::u64 as ::core::convert::From<::core::primitive::u32>>::from(#steps_in_row);)
         }));
         Some(lets)
     }
