@@ -191,7 +191,7 @@ pub fn replicate<W: World>(worlds: &[W], link: Link, seed: u64) -> Result<Client
         }
         if let Some(decoded) = receiver.read(&buf[..used])? {
             run.decoded += 1;
-            if sender.sent(sequence).map(W::len) != Some(decoded.len()) {
+            if sender.sent(sequence).as_ref().map(W::len) != Some(decoded.len()) {
                 return Err(Error::new(bitpack::ErrorKind::OutOfRange, 0));
             }
         }

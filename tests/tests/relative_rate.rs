@@ -313,7 +313,7 @@ fn a_lossy_link_holds_what_the_sender_wrote() {
             continue;
         }
         if let Some(decoded) = receiver.read(&buf[..used]).unwrap() {
-            assert_eq!(decoded, &held(sender.sent(sequence).unwrap()), "tick {tick}");
+            assert_eq!(decoded, &held(&sender.sent(sequence).unwrap()), "tick {tick}");
         }
         if next() % 10 != 0 {
             sender.ack(&receiver.acks());

@@ -40,7 +40,7 @@ fn session<W: ChangeGroups + Clone + PartialEq>(datagram: usize, form: fn(&World
         if tick < 100 {
             continue;
         }
-        let whole = sender.sent(sender.next_sequence().wrapping_sub(1)).is_some_and(|sent| sent == &world);
+        let whole = sender.sent(sender.next_sequence().wrapping_sub(1)).is_some_and(|sent| sent == world);
         // A packet that carried everything records a clone of the world.
         // Otherwise, and on the receiver, the copy kept is the baseline's
         // clone with the packet's entries put in (its changed and removed

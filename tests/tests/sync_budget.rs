@@ -90,7 +90,7 @@ fn run(prioritize: bool) -> Run {
         let used = used.expect("every world gets a packet that fits");
         assert!(used <= DATAGRAM);
         let decoded = receiver.read(&buf[..used]).expect("decodes").expect("newer");
-        assert!(decoded.close_to(sender.sent(sequence).expect("recorded")), "tick {tick}");
+        assert!(decoded.close_to(&sender.sent(sequence).expect("recorded")), "tick {tick}");
         sender.ack(&receiver.acks());
         if (20..200).contains(&tick) {
             let (all, near) = ages(&world, receiver.latest(), near);

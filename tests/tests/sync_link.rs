@@ -53,7 +53,7 @@ fn run(seed: u64, setup: &Setup, ticks: usize) -> Result<Outcome, TestCaseError>
         let sequence = sender.next_sequence();
         let delta = sender.baseline().is_some();
         let used = sender.write(&world, &mut buf).map_err(fail)?;
-        let recorded = sender.sent(sequence).ok_or_else(|| TestCaseError::fail("not recorded"))?;
+        let recorded = &sender.sent(sequence).ok_or_else(|| TestCaseError::fail("not recorded"))?;
         outcome.partial += usize::from(recorded != &world);
         if budget >= ROOMY {
             // Everything fits: the recorded state is the world itself.

@@ -140,7 +140,7 @@ fn keyed_entries_of_vectors_quaternions_sets_and_with_fields_replicate() {
             deltas += usize::from(sender.baseline().is_some());
             let used = sender.write(&fleet, &mut buf).unwrap();
             assert!(used <= budget);
-            let recorded = sender.sent(sequence).unwrap().clone();
+            let recorded = sender.sent(sequence).unwrap();
             partial += usize::from(recorded != fleet);
             if tick % 4 == 3 {
                 continue; // lost

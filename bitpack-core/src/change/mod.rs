@@ -299,4 +299,27 @@ pub trait ChangeGroups: BitPack {
         let _ = state;
         false
     }
+
+    /// Whether a [`crate::sync::Sender`] holds this type's states with its
+    /// keyed map as a flat list beside each (and the map itself empty; see
+    /// [`ChangeGroups::hold_state`]): derived for a type without generics
+    /// whose one keyed collection is a `BTreeMap` and which nests no
+    /// change groups. A delta then walks the baseline's list instead of
+    /// its tree, and the world's entries are copied into a list once
+    /// instead of recorded into a third tree. `false`, the default: the
+    /// sender holds whole copies.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    const FLAT_MAP: bool = false;
+
+    /// [`ChangeGroups::record_state`] for a sender that holds the type's
+    /// states flat ([`ChangeGroups::FLAT_MAP`]): every field but the keyed
+    /// map, which is left empty (its entries are in the list beside the
+    /// state).
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn hold_state(&self, state: &mut Self) -> bool {
+        self.record_state(state)
+    }
 }

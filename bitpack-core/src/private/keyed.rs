@@ -536,6 +536,24 @@ impl<'a, K: Key, V: 'a> Reach<'a, K, V> for MapWalk<'a, K, V> {
     }
 }
 
+/// A map's entries as a flat list (see `flat_map`): by index.
+struct Pairs<'a, K, V> {
+    pairs: &'a [(K, V)],
+}
+
+impl<K, V> Clone for Pairs<'_, K, V> {
+    fn clone(&self) -> Self {
+        Pairs { pairs: self.pairs }
+    }
+}
+
+impl<'a, K: Copy, V> Reach<'a, K, V> for Pairs<'a, K, V> {
+    #[inline(always)]
+    fn reach(&mut self, index: usize) -> Option<(K, &'a V)> {
+        self.pairs.get(index).map(|(key, value)| (*key, value))
+    }
+}
+
 /// A sorted `Vec`: its entries by index, the key read from each.
 struct Slice<'a, V, F> {
     values: &'a [V],
@@ -1038,7 +1056,9 @@ where
                     }
                     all_met(len, candidates, at)?;
                 }
-                Pass::State => return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
+                Pass::State | Pass::Restore => {
+                    return Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written()));
+                }
             },
         }
         Ok(())
@@ -1185,7 +1205,7 @@ where
                 let met = write_sections(writer, now, base, base_len, max_len, None, &mut applied)?;
                 all_met(met, candidates, at)
             }
-            Pass::State => Err(Error::new(ErrorKind::InvalidDeclaration, at)),
+            Pass::State | Pass::Restore => Err(Error::new(ErrorKind::InvalidDeclaration, at)),
         }
     })
 }
@@ -1668,6 +1688,142 @@ pub mod map {
     }
 }
 
+/// `#[change_group] field: BTreeMap<K, V>` in a type whose sender holds
+/// its states flat ([`ChangeGroups::FLAT_MAP`]: the type's one keyed
+/// collection, with nothing nested): [`map`]'s functions and wire, except
+/// that within a flat sender's passes the baseline's entries come from the
+/// list kept beside it (its tree is empty, see `release`) and the
+/// world's are copied into a list first, which the walk reads and which
+/// becomes the packet's state. Anywhere else, [`map`]'s functions.
+pub mod flat_map {
+    use super::*;
+
+    /// The budget, when it is a flat sender's.
+    fn flat(budget: Option<&mut Budget>) -> Option<&mut Budget> {
+        budget.filter(|budget| budget.flat)
+    }
+
+    /// In a measure pass, the world's entries copied into the visit's list.
+    fn copy_world<K: Key + 'static, V: Clone + 'static>(budget: &mut Budget, map: &BTreeMap<K, V>) {
+        if budget.pass() == Pass::Measure {
+            let number = budget.visit_at();
+            budget.mirrors.fill(number, map.len(), map.iter().map(|(key, value)| (*key, value)));
+        }
+    }
+
+    fn pairs<K: Copy, V>(list: &[(K, V)]) -> impl Iterator<Item = (K, &V)> + Clone {
+        list.iter().map(|(key, value)| (*key, value))
+    }
+
+    /// `write_to_within`: as [`map::write`].
+    #[inline]
+    pub fn write<K: Key + 'static, V: BitPack + Clone + 'static, W: BitWrite>(
+        writer: &mut W,
+        map: &BTreeMap<K, V>,
+        max_len: usize,
+        mut budget: Option<&mut Budget>,
+    ) -> Result<(), Error> {
+        if let Some(budget) = flat(budget.as_deref_mut()) {
+            copy_world(budget, map);
+        }
+        map::write(writer, map, max_len, budget)
+    }
+
+    /// `write_delta_within`: as [`map::write_delta`], walking the two
+    /// lists.
+    #[inline]
+    pub fn write_delta<K: Key + 'static, V: ChangeGroups + PartialEq + Clone + 'static, W: BitWrite>(
+        writer: &mut W,
+        now: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+        max_len: usize,
+        spawn: fn() -> V,
+        mut budget: Option<&mut Budget>,
+    ) -> Result<(), Error> {
+        let Some(budget) = flat(budget.as_deref_mut()) else {
+            return map::write_delta(writer, now, baseline, max_len, spawn, budget);
+        };
+        copy_world(budget, now);
+        let number = budget.visit_at();
+        let (world, held) =
+            (budget.mirrors.take::<K, V>(number), budget.baseline_mirrors.take::<K, V>(number));
+        let written = match (&world, &held) {
+            (Some(world), Some(held)) => {
+                let lens = (world.len(), held.len());
+                let reach = (super::Pairs { pairs: world }, super::Pairs { pairs: held });
+                // A map's keys increase.
+                let order = None::<fn(usize) -> Result<(), Error>>;
+                let entries = (pairs(world), pairs(held));
+                super::write_delta(writer, entries, reach, lens, max_len, spawn, Some(&mut *budget), order)
+            }
+            // Every state a flat sender holds has its list.
+            _ => Err(Error::new(ErrorKind::InvalidDeclaration, writer.bits_written())),
+        };
+        if let Some(world) = world {
+            budget.mirrors.put(number, world);
+        }
+        if let Some(held) = held {
+            budget.baseline_mirrors.put(number, held);
+        }
+        written
+    }
+
+    /// `sent_state`: as [`map::sent_state`], on the world's list (the
+    /// packet's state): the entries held back put back as in the
+    /// baseline's. In a restore pass, `state`'s map rebuilt from the held
+    /// state's list (the budget's baseline lists).
+    #[inline]
+    pub fn sent_state<K: Key + 'static, V: Clone + 'static>(
+        now: &BTreeMap<K, V>,
+        state: &mut BTreeMap<K, V>,
+        baseline: Option<&BTreeMap<K, V>>,
+        budget: &mut Budget,
+    ) -> Result<(), Error> {
+        if !budget.flat {
+            return map::sent_state(now, state, baseline, budget);
+        }
+        let number = budget.visit_at();
+        let missing = Error::new(ErrorKind::InvalidDeclaration, 0);
+        if budget.pass() == Pass::Restore {
+            let held = budget.baseline_mirrors.take::<K, V>(number).ok_or(missing)?;
+            *state = held.iter().cloned().collect();
+            budget.baseline_mirrors.put(number, held);
+            budget.restored_visit();
+            return Ok(());
+        }
+        let mut world = budget.mirrors.take::<K, V>(number).ok_or(missing)?;
+        let held = match baseline {
+            Some(_) => match budget.baseline_mirrors.take::<K, V>(number) {
+                Some(held) => Some(held),
+                None => {
+                    budget.mirrors.put(number, world);
+                    return Err(missing);
+                }
+            },
+            None => None,
+        };
+        let base: &[(K, V)] = held.as_deref().map_or(&[], Vec::as_slice);
+        let mut edits = core::mem::take(&mut budget.edits);
+        let walked = held_edits(pairs(&world), pairs(base), budget, &mut edits);
+        let applied = walked.and_then(|()| apply_edits(&mut world, base, &edits));
+        budget.edits = edits;
+        budget.mirrors.put(number, world);
+        if let Some(held) = held {
+            budget.baseline_mirrors.put(number, held);
+        }
+        applied
+    }
+
+    /// `hold_state`: a flat sender's state keeps its entries in the list
+    /// beside it, and its tree empty.
+    #[inline]
+    pub fn release<K: Key, V>(state: &mut BTreeMap<K, V>) {
+        if !state.is_empty() {
+            state.clear();
+        }
+    }
+}
+
 /// `#[change_group] field: Vec<V>` kept sorted by a `#[bitpack(key)]` field
 /// of `V` (with `#[bitpack(max_len = N)]`): the same functions and wire as
 /// [`map`], the key read from each value by `key`. A `Vec` not strictly
@@ -1769,37 +1925,61 @@ pub mod sorted_vec {
     ) -> Result<(), Error> {
         let base_values = baseline.unwrap_or(&[]);
         let mut edits = core::mem::take(&mut budget.edits);
-        edits.clear();
-        // Where each entry held back is, in `now` and in the baseline.
-        let (mut at, mut from) = (0, 0);
-        let mut now_keys = now.iter().map(key).peekable();
-        let mut base_keys = base_values.iter().map(key).peekable();
-        let walked = held_back(entries(now, key), entries(base_values, key), budget, |step| {
-            while now_keys.next_if(|now_key| *now_key < step.key()).is_some() {
-                at += 1;
-            }
-            while base_keys.next_if(|base_key| *base_key < step.key()).is_some() {
-                from += 1;
-            }
-            edits.push(match step {
-                Step::Both(..) => Edit { at, from: Some(from), in_now: true },
-                Step::New(..) => Edit { at, from: None, in_now: true },
-                Step::Removed(..) => Edit { at, from: Some(from), in_now: false },
-            });
-        });
-        // From the last, so that each edit finds the entries before it in place.
-        let mut applied = Ok(());
-        for edit in edits.iter().rev() {
-            let fits = if edit.in_now { edit.at < state.len() } else { edit.at <= state.len() };
-            let value = edit.from.and_then(|from| base_values.get(from));
-            match (fits, edit.in_now, value) {
-                (true, true, None) => drop(state.remove(edit.at)),
-                (true, true, Some(value)) => state[edit.at] = value.clone(),
-                (true, false, Some(value)) => state.insert(edit.at, value.clone()),
-                _ => applied = Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
-            }
-        }
+        let walked = held_edits(entries(now, key), entries(base_values, key), budget, &mut edits);
+        let applied = apply_edits(state, base_values, &edits);
         budget.edits = edits;
         walked.and(applied)
     }
+}
+
+/// The entries the budget's last apply pass held back from a sorted list
+/// (`now`, against `base`), as `edits` of a copy of `now`.
+fn held_edits<'a, K, V, I, J>(
+    now: I,
+    base: J,
+    budget: &mut Budget,
+    edits: &mut Vec<Edit>,
+) -> Result<(), Error>
+where
+    K: Key,
+    V: 'a,
+    I: Iterator<Item = (K, &'a V)> + Clone,
+    J: Iterator<Item = (K, &'a V)> + Clone,
+{
+    edits.clear();
+    // Where each entry held back is, in `now` and in the baseline.
+    let (mut at, mut from) = (0, 0);
+    let mut now_keys = now.clone().map(|(key, _)| key).peekable();
+    let mut base_keys = base.clone().map(|(key, _)| key).peekable();
+    held_back(now, base, budget, |step| {
+        while now_keys.next_if(|now_key| *now_key < step.key()).is_some() {
+            at += 1;
+        }
+        while base_keys.next_if(|base_key| *base_key < step.key()).is_some() {
+            from += 1;
+        }
+        edits.push(match step {
+            Step::Both(..) => Edit { at, from: Some(from), in_now: true },
+            Step::New(..) => Edit { at, from: None, in_now: true },
+            Step::Removed(..) => Edit { at, from: Some(from), in_now: false },
+        });
+    })
+}
+
+/// Applies [`held_edits`] to `state`, a copy of the list they were found
+/// in: each entry held back put back as in `base` (or taken out, when new).
+fn apply_edits<T: Clone>(state: &mut Vec<T>, base: &[T], edits: &[Edit]) -> Result<(), Error> {
+    // From the last, so that each edit finds the entries before it in place.
+    let mut applied = Ok(());
+    for edit in edits.iter().rev() {
+        let fits = if edit.in_now { edit.at < state.len() } else { edit.at <= state.len() };
+        let value = edit.from.and_then(|from| base.get(from));
+        match (fits, edit.in_now, value) {
+            (true, true, None) => drop(state.remove(edit.at)),
+            (true, true, Some(value)) => state[edit.at] = value.clone(),
+            (true, false, Some(value)) => state.insert(edit.at, value.clone()),
+            _ => applied = Err(Error::new(ErrorKind::InvalidDeclaration, 0)),
+        }
+    }
+    applied
 }

@@ -1769,7 +1769,7 @@ fn keyed_collections_replicate_through_a_sender() {
     let mut packet = [0u8; 64];
     for tick in 0..40 {
         let used = sender.write(&after, &mut packet).unwrap();
-        let first = sender.sent(sender.next_sequence().wrapping_sub(1)).unwrap();
+        let first = &sender.sent(sender.next_sequence().wrapping_sub(1)).unwrap();
         assert!(tick > 0 || first != &after, "the first packet holds entries back");
         receiver.read(&packet[..used]).unwrap();
         sender.ack(&receiver.acks());
@@ -1787,6 +1787,35 @@ fn keyed_collections_replicate_through_a_sender() {
         |writer: &mut p::BitFingerprint| <Zone as p::BitPack>::write_to(&after, writer),
     );
     assert_eq!(same, p::Ok(false));
+}
+
+/// `keyed::flat_map`, which a derived type a sender holds flat calls in its
+/// sender methods (`write_to_within`, `write_delta_within`, `sent_state`,
+/// `hold_state`): outside a flat sender's budget, `keyed::map`'s bits and
+/// answers (a flat sender's passes are tested through derived worlds).
+#[test]
+fn flat_maps_are_the_tree_functions_outside_a_flat_sender() {
+    let before = zone(10, 50);
+    let mut after = before.clone();
+    after.map.get_mut(&9).unwrap().hp = 7;
+    after.map.remove(&12);
+    let (mut flat, mut tree) = (BitCounter::new(), BitCounter::new());
+    p::keyed::flat_map::write(&mut flat, &after.map, 64, p::None).unwrap();
+    p::keyed::map::write(&mut tree, &after.map, 64, p::None).unwrap();
+    assert_eq!(flat.bits_written(), tree.bits_written());
+    let (mut flat, mut tree) = (BitCounter::new(), BitCounter::new());
+    p::keyed::flat_map::write_delta(&mut flat, &after.map, &before.map, 64, spawn_entry, p::None).unwrap();
+    p::keyed::map::write_delta(&mut tree, &after.map, &before.map, 64, spawn_entry, p::None).unwrap();
+    assert_eq!(flat.bits_written(), tree.bits_written());
+    // Outside a state pass, the same refusal.
+    let mut budget = p::keyed::Budget::default();
+    let (mut flat_state, mut tree_state) = (after.map.clone(), after.map.clone());
+    let flat = p::keyed::flat_map::sent_state(&after.map, &mut flat_state, p::Some(&before.map), &mut budget);
+    let tree = p::keyed::map::sent_state(&after.map, &mut tree_state, p::Some(&before.map), &mut budget);
+    assert_eq!(flat.unwrap_err().kind(), tree.unwrap_err().kind());
+    // A held state's map is emptied.
+    p::keyed::flat_map::release(&mut flat_state);
+    assert!(flat_state.is_empty());
 }
 
 const BITS: u32 = 11;

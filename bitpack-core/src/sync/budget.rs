@@ -16,7 +16,10 @@
 //! [`ChangeGroups::write_to_within`]: crate::ChangeGroups::write_to_within
 //! [`ChangeGroups::sent_state`]: crate::ChangeGroups::sent_state
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::any::Any;
+use core::fmt;
 
 use crate::error::{Error, ErrorKind};
 
@@ -29,6 +32,9 @@ pub(crate) enum Pass {
     Apply,
     /// Build the state the receiver holds after the applied packet.
     State,
+    /// Rebuild a held state's keyed maps from its flat lists (see
+    /// [`Mirrors`]), for [`Sender::sent`](super::Sender::sent).
+    Restore,
 }
 
 /// What a candidate does to the receiver's collection.
@@ -113,6 +119,13 @@ pub struct Budget {
     /// measure pass, and the one it records for the world.
     pub(crate) baseline_prints: Prints,
     pub(crate) prints: Prints,
+    /// The sender holds its states' keyed map as flat lists
+    /// ([`crate::ChangeGroups::FLAT_MAP`]): the baseline's, walked instead
+    /// of its tree, and the scratch the world's is copied into, which
+    /// becomes the packet's state.
+    pub(crate) flat: bool,
+    pub(crate) baseline_mirrors: Mirrors,
+    pub(crate) mirrors: Mirrors,
     /// The measure pass under way writes straight into the packet
     /// ([`Budget::begin_direct`]): should the packet not fit, a new measure
     /// pass counts every candidate again, so this one need not record those
@@ -176,6 +189,79 @@ impl Prints {
     }
 }
 
+/// A state's keyed maps as flat lists, by visit: each a `Vec<(K, V)>` in
+/// key order, type-erased (the budget serves every world type), and
+/// whether it holds that state's entries. A sender whose world has
+/// [`crate::ChangeGroups::FLAT_MAP`] keeps one beside each state it
+/// recorded (whose tree is then empty): a delta walks the baseline's list,
+/// and the world's entries are copied into a list once (where recording
+/// them into a tree cost more than the whole delta's other work with
+/// them), then walked as a slice.
+#[derive(Default)]
+pub(crate) struct Mirrors {
+    visits: Vec<(bool, Option<Box<dyn Any>>)>,
+}
+
+// A budget is `Clone`: a clone starts without lists (a sender never
+// clones its budget).
+impl Clone for Mirrors {
+    fn clone(&self) -> Self {
+        Mirrors::default()
+    }
+}
+
+impl fmt::Debug for Mirrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.visits.iter().map(|(known, _)| known)).finish()
+    }
+}
+
+// The lists travel in the boxes their slots erase them in (`Box<dyn Any>`
+// downcast), not re-boxed each packet.
+#[allow(clippy::box_collection)]
+impl Mirrors {
+    /// Visit `number`'s list, taken out, if it holds the state's entries.
+    pub(crate) fn take<K: 'static, V: 'static>(&mut self, number: usize) -> Option<Box<Vec<(K, V)>>> {
+        match self.visits.get_mut(number) {
+            Some((true, list)) => list.take()?.downcast().ok(),
+            _ => None,
+        }
+    }
+
+    /// Puts back a list [`Mirrors::take`] took, as visit `number`'s.
+    pub(crate) fn put<K: 'static, V: 'static>(&mut self, number: usize, list: Box<Vec<(K, V)>>) {
+        if self.visits.len() <= number {
+            self.visits.resize_with(number + 1, || (false, None));
+        }
+        self.visits[number] = (true, Some(list));
+    }
+
+    /// Makes visit `number`'s list a copy of `entries`, in its old buffer
+    /// (values `clone_from`ed over the old ones where it has them).
+    pub(crate) fn fill<'a, K: Copy + 'static, V: Clone + 'static>(
+        &mut self,
+        number: usize,
+        len: usize,
+        entries: impl Iterator<Item = (K, &'a V)>,
+    ) {
+        let old = self.visits.get_mut(number).and_then(|(_, list)| list.take());
+        let mut list = match old.map(|list| list.downcast::<Vec<(K, V)>>()) {
+            Some(Ok(list)) => list,
+            _ => Box::new(Vec::new()),
+        };
+        let kept = list.len().min(len);
+        list.truncate(kept);
+        list.reserve(len - kept);
+        let mut entries = entries;
+        for (slot, (key, value)) in list.iter_mut().zip(entries.by_ref()) {
+            slot.0 = key;
+            slot.1.clone_from(value);
+        }
+        list.extend(entries.map(|(key, value)| (key, value.clone())));
+        self.put(number, list);
+    }
+}
+
 /// An entry a packet held back from a sorted `Vec`, to undo in the state
 /// recorded for the packet (a copy of the world's): at index `at` of the
 /// world's entries, the baseline's entry `from` (none for a new entry),
@@ -214,6 +300,9 @@ impl Budget {
             met: Vec::new(),
             baseline_prints: Prints { visits: Vec::new() },
             prints: Prints { visits: Vec::new() },
+            flat: false,
+            baseline_mirrors: Mirrors { visits: Vec::new() },
+            mirrors: Mirrors { visits: Vec::new() },
             direct: false,
             listed: 0,
         }
@@ -240,6 +329,20 @@ impl Budget {
             self.candidates.clear();
             self.prints.clear();
         }
+    }
+
+    /// The number of the visit under way, in any pass (before the visit
+    /// opens or takes its candidates).
+    pub(crate) fn visit_at(&self) -> usize {
+        match self.pass {
+            Pass::Measure => self.visits.len(),
+            Pass::Apply | Pass::State | Pass::Restore => self.next_visit,
+        }
+    }
+
+    /// Restore pass: the visit under way is done.
+    pub(crate) fn restored_visit(&mut self) {
+        self.next_visit += 1;
     }
 
     /// Measure pass: the number the next visit gets.

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::acks::Acks;
-use super::budget::{Budget, Pass, Prints};
+use super::budget::{Budget, Mirrors, Pass, Prints};
 use super::packet::{Header, seal};
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
@@ -30,12 +30,14 @@ const MAX_WEIGHT: f32 = 64.0;
 
 /// One state sent, kept until `N` newer packets replace it, with the
 /// group prints of its keyed entries (empty unless the packet carried the
-/// world whole as a delta: see [`Prints`]).
+/// world whole as a delta: see [`Prints`]) and, for a world held flat
+/// ([`ChangeGroups::FLAT_MAP`]), its keyed map's entries (see [`Mirrors`]).
 struct Sent<W> {
     sequence: u16,
     state: W,
     acked: bool,
     prints: Prints,
+    mirrors: Mirrors,
 }
 
 /// Sends a world to one client (see the `sync` module docs): every
@@ -44,8 +46,10 @@ struct Sent<W> {
 /// sender keeps none), and never longer than the buffer.
 ///
 /// It keeps the states it sent in the last `N` packets (what the client
-/// holds after each), at most `N` world copies; acknowledgements older than
-/// that are ignored. A state older than the newest acknowledged one can no
+/// holds after each), at most `N` world copies (for a derived world whose
+/// one keyed collection is a `BTreeMap`, its entries as a flat list beside
+/// each, the map itself empty); acknowledgements older than that are
+/// ignored. A state older than the newest acknowledged one can no
 /// longer be a baseline: its storage records the next packet's state
 /// ([`ChangeGroups::record_state`], cheaper than a clone and a drop), and
 /// [`Sender::sent`] no longer answers for it.
@@ -87,7 +91,9 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
     /// A sender whose first packet is `sequence`.
     pub fn starting_at(sequence: u16) -> Self {
         const { assert!(N > 0 && N <= 32_768, "a Sender keeps between 1 and 32768 states") };
-        Sender { sent: core::array::from_fn(|_| None), next: sequence, budget: Budget::new() }
+        let mut budget = Budget::new();
+        budget.flat = W::FLAT_MAP;
+        Sender { sent: core::array::from_fn(|_| None), next: sequence, budget }
     }
 
     /// The sequence the next packet gets.
@@ -101,14 +107,28 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         self.newest_acked().and_then(|index| self.sent[index].as_ref()).map(|sent| sent.sequence)
     }
 
-    /// What the client holds after decoding packet `sequence`, while kept:
-    /// one of the last `N` packets, not older than the newest acknowledged
-    /// one (whose storage the next packet's state reuses).
-    pub fn sent(&self, sequence: u16) -> Option<&W> {
-        match &self.sent[slot::<N>(sequence)] {
-            Some(sent) if sent.sequence == sequence => Some(&sent.state),
-            _ => None,
+    /// A copy of what the client holds after decoding packet `sequence`,
+    /// while kept: one of the last `N` packets, not older than the newest
+    /// acknowledged one (whose storage the next packet's state reuses). A
+    /// copy, not a reference: a world held flat has its map rebuilt from
+    /// the list beside it.
+    pub fn sent(&mut self, sequence: u16) -> Option<W> {
+        let sent = self.sent[slot::<N>(sequence)].as_mut().filter(|sent| sent.sequence == sequence)?;
+        let mut state = sent.state.clone();
+        if W::FLAT_MAP {
+            let budget = &mut self.budget;
+            core::mem::swap(&mut budget.baseline_mirrors, &mut sent.mirrors);
+            budget.begin(Pass::Restore);
+            let restored = sent.state.sent_state(&mut state, None, budget);
+            core::mem::swap(&mut budget.baseline_mirrors, &mut sent.mirrors);
+            restored.ok()?;
         }
+        Some(state)
+    }
+
+    /// Whether packet `sequence`'s state is kept (see [`Sender::sent`]).
+    fn holds(&self, sequence: u16) -> bool {
+        matches!(&self.sent[slot::<N>(sequence)], Some(sent) if sent.sequence == sequence)
     }
 
     /// Takes the client's acknowledgements; the newest acknowledged state
@@ -118,7 +138,7 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         let Some(newest) = acks.newest() else { return };
         // Only acks of a packet still kept: a stale or made-up one names
         // sequences that other packets may have reused.
-        if self.sent(newest).is_none() {
+        if !self.holds(newest) {
             return;
         }
         for sent in self.sent.iter_mut().flatten() {
@@ -159,17 +179,24 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         // The storage the new state is recorded into (see `spare`).
         let spare_slot = self.spare(baseline_slot);
         let (mut spare, spare_prints) = match spare_slot.and_then(|index| self.sent[index].take()) {
-            Some(Sent { sequence, state, acked, prints }) => (Some(state), Some((sequence, acked, prints))),
+            Some(Sent { sequence, state, acked, prints, mirrors }) => {
+                (Some(state), Some((sequence, acked, prints, mirrors)))
+            }
             None => (None, None),
         };
-        // The baseline's prints go to the budget for the packet, and back.
+        // The baseline's prints and lists go to the budget for the packet,
+        // and back.
         match baseline_slot.and_then(|index| self.sent[index].as_mut()) {
-            Some(sent) => core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints),
+            Some(sent) => {
+                core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints);
+                core::mem::swap(&mut self.budget.baseline_mirrors, &mut sent.mirrors);
+            }
             None => self.budget.baseline_prints.clear(),
         }
         let written = self.write_packet(sequence, baseline_slot, world, buf, &mut spare, &mut priority);
         if let Some(sent) = baseline_slot.and_then(|index| self.sent[index].as_mut()) {
             core::mem::swap(&mut self.budget.baseline_prints, &mut sent.prints);
+            core::mem::swap(&mut self.budget.baseline_mirrors, &mut sent.mirrors);
         }
         let (used, state, whole) = match written {
             Ok(written) => written,
@@ -177,10 +204,10 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
                 // Put back a spare not yet written into (one written into is
                 // gone: a state older than the baseline, or the one this
                 // packet's slot drops anyway).
-                if let (Some(index), Some(state), Some((sequence, acked, prints))) =
+                if let (Some(index), Some(state), Some((sequence, acked, prints, mirrors))) =
                     (spare_slot, spare, spare_prints)
                 {
-                    self.sent[index] = Some(Sent { sequence, state, acked, prints });
+                    self.sent[index] = Some(Sent { sequence, state, acked, prints, mirrors });
                 }
                 return Err(error);
             }
@@ -190,14 +217,20 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         // packet that held entries back keeps none (its state is not the
         // world written).
         let slot = &mut self.sent[slot::<N>(sequence)];
-        let old = slot.take().map(|old| old.prints);
-        let mut prints = spare_prints.map(|(_, _, prints)| prints).or(old).unwrap_or_default();
+        let old = slot.take().map(|old| (old.prints, old.mirrors));
+        let (mut prints, mut mirrors) =
+            spare_prints.map(|(_, _, prints, mirrors)| (prints, mirrors)).or(old).unwrap_or_default();
         if whole {
             core::mem::swap(&mut prints, &mut self.budget.prints);
         } else {
             prints.clear();
         }
-        *slot = Some(Sent { sequence, state, acked: false, prints });
+        // The world's list, as the packet left it, is the state's; the old
+        // state's buffer is the next packet's scratch.
+        if W::FLAT_MAP {
+            core::mem::swap(&mut mirrors, &mut self.budget.mirrors);
+        }
+        *slot = Some(Sent { sequence, state, acked: false, prints, mirrors });
         self.next = sequence.wrapping_add(1);
         Ok(used)
     }
@@ -273,16 +306,26 @@ fn slot<const N: usize>(sequence: u16) -> usize {
 }
 
 /// A copy of `world`, recorded into `spare`'s storage when there is one
-/// (`clone_from` where the type does not record).
+/// (`clone_from` where the type does not record). A world held flat keeps
+/// its map empty: its entries are the packet's list.
 fn record<W: ChangeGroups + Clone>(world: &W, spare: &mut Option<W>) -> W {
     match spare.take() {
         Some(mut state) => {
-            if !world.record_state(&mut state) {
+            let recorded =
+                if W::FLAT_MAP { world.hold_state(&mut state) } else { world.record_state(&mut state) };
+            if !recorded {
                 state.clone_from(world);
             }
             state
         }
-        None => world.clone(),
+        None => {
+            let mut state = world.clone();
+            if W::FLAT_MAP {
+                // The sender's first packets only: the clone's map emptied.
+                world.hold_state(&mut state);
+            }
+            state
+        }
     }
 }
 

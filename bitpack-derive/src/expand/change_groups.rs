@@ -29,7 +29,8 @@ use syn::{Ident, Index, Member, Type};
 
 /// The impl, to sit inside the derive's `const _: () = { ... };`.
 pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Changes) -> TokenStream {
-    let code = Code { names, changes, fields: &fields.fields };
+    let mut code = Code { names, changes, fields: &fields.fields, flat: false };
+    code.flat = plan.input.generics.params.is_empty() && code.holds_one_map();
     let (p, reader, reader_ty, baseline) = (&names.runtime, &names.reader, &names.reader_ty, &names.baseline);
     let (writer, writer_ty, confirmed, latest, decoded) =
         (&names.writer, &names.writer_ty, &names.confirmed, &names.latest, &names.changes);
@@ -152,6 +153,10 @@ struct Code<'c, 'a> {
     names: &'c Names,
     changes: &'c Changes,
     fields: &'c [Field<'a>],
+    /// A sender holds the type's states flat (`ChangeGroups::FLAT_MAP`):
+    /// its keyed map goes through the runtime's `keyed::flat_map` within a
+    /// sender's methods.
+    flat: bool,
 }
 
 impl Code<'_, '_> {
@@ -487,7 +492,7 @@ impl Code<'_, '_> {
                     let member = self.member(*field);
                     let (now, base) =
                         (Access::Place(quote!(self.#member)), Access::Place(quote!(#baseline.#member)));
-                    keyed.write_delta(self.names, &now, &base, &self.budget(within))
+                    keyed.write_delta(self.names, &now, &base, &self.budget(within), within && self.flat)
                 }
                 None => TokenStream::new(),
             },

@@ -36,6 +36,18 @@ impl Code<'_, '_> {
             .any(|item| matches!(item, ChangeItem::Keyed { .. } | ChangeItem::Nested { .. }))
     }
 
+    /// Whether the type's one keyed collection is a map and it nests no
+    /// change groups: with no type parameters, a sender holds it flat
+    /// (see `Code::flat`).
+    pub(super) fn holds_one_map(&self) -> bool {
+        let mut keyed = self.changes.items.iter().filter_map(|item| match item {
+            ChangeItem::Keyed { field, .. } => Some(self.keyed(*field).map(|keyed| &keyed.form)),
+            _ => None,
+        });
+        let nests = self.changes.items.iter().any(|item| matches!(item, ChangeItem::Nested { .. }));
+        matches!((keyed.next(), keyed.next()), (Some(Some(Form::Map { .. })), None)) && !nests
+    }
+
     fn is_nested(&self, position: usize) -> bool {
         self.changes
             .items
@@ -64,6 +76,7 @@ impl Code<'_, '_> {
         let write_whole = atomic::write(names, quote!(#(#whole)* #p::Ok(())));
         let write_delta = atomic::write(names, quote!(#(#deltas)* #p::Ok(())));
         let record = if concrete { self.record() } else { TokenStream::new() };
+        let hold = if self.flat { self.hold() } else { TokenStream::new() };
         quote! {
             #p::if_alloc! {
                 #[inline]
@@ -97,6 +110,46 @@ impl Code<'_, '_> {
                 }
 
                 #record
+                #hold
+            }
+        }
+    }
+
+    /// `FLAT_MAP` and `hold_state` for a type a sender holds flat: every
+    /// field recorded as `record_state` does, but the map, left empty.
+    fn hold(&self) -> TokenStream {
+        let (p, state) = (&self.names.runtime, &self.names.state);
+        let fields = (0..self.fields.len()).map(|position| {
+            let member = self.member(position);
+            match self.keyed(position) {
+                Some(_) => quote!(#p::keyed::flat_map::release(&mut #state.#member);),
+                None => self.clone_from_field(position),
+            }
+        });
+        quote! {
+            const FLAT_MAP: bool = true;
+
+            #[inline]
+            #[allow(clippy::needless_borrow)]
+            fn hold_state(&self, #state: &mut Self) -> bool {
+                #[allow(unused_imports)]
+                use #p::keyed::{NotClone as _, ViaClone as _};
+                #(#fields)*
+                true
+            }
+        }
+    }
+
+    /// `clone_from` of field `position` into the state's, when its type is
+    /// `Clone` (asked by autoref, see `keyed::CloneProbe`), else `return
+    /// false`.
+    fn clone_from_field(&self, position: usize) -> TokenStream {
+        let (p, state) = (&self.names.runtime, &self.names.state);
+        let (member, ty) = (self.member(position), self.ty(position));
+        quote! {
+            match (&&#p::keyed::CloneProbe::<#ty>::new()).clone_from_fn() {
+                #p::Some(__clone_from) => __clone_from(&mut #state.#member, &self.#member),
+                #p::None => return false,
             }
         }
     }
@@ -118,15 +171,7 @@ impl Code<'_, '_> {
             return TokenStream::new();
         }
         let (p, state) = (&self.names.runtime, &self.names.state);
-        let clone_from = |position: usize| {
-            let (member, ty) = (self.member(position), self.ty(position));
-            quote! {
-                match (&&#p::keyed::CloneProbe::<#ty>::new()).clone_from_fn() {
-                    #p::Some(__clone_from) => __clone_from(&mut #state.#member, &self.#member),
-                    #p::None => return false,
-                }
-            }
-        };
+        let clone_from = |position: usize| self.clone_from_field(position);
         let fields = (0..self.fields.len()).map(|position| {
             let member = self.member(position);
             match self.keyed(position).map(|keyed| &keyed.form) {
@@ -167,7 +212,9 @@ impl Code<'_, '_> {
         };
         match item {
             Item::Field(position) if self.keyed(*position).is_some() => match self.keyed(*position) {
-                Some(keyed) => keyed.write_whole(self.names, &place(*position), &self.budget(true)),
+                Some(keyed) => {
+                    keyed.write_whole(self.names, &place(*position), &self.budget(true), self.flat)
+                }
                 None => TokenStream::new(),
             },
             Item::Field(position) if self.is_nested(*position) => {
@@ -190,7 +237,7 @@ impl Code<'_, '_> {
         let base = quote!(#p::Option::map(#baseline, |#baseline| &#baseline.#member));
         let (now, into) = (Access::Place(quote!(self.#member)), Access::Place(quote!(#state.#member)));
         if let Some(keyed) = self.keyed(position) {
-            let sent = keyed.sent_state(names, &now, &into, base);
+            let sent = keyed.sent_state(names, &now, &into, base, self.flat);
             return quote!(#sent;);
         }
         let nested = self.nested(ty);

@@ -18,9 +18,10 @@ use syn::WhereClause;
 use syn::spanned::Spanned;
 
 impl Keyed<'_> {
-    /// The runtime module, spanned at the entries' type.
-    fn module(&self, names: &Names) -> TokenStream {
-        respan(&runtime::keyed(&names.runtime, &self.form), self.value.span())
+    /// The runtime module, spanned at the entries' type: `keyed::flat_map`
+    /// for a map when `flat` (a sender's method of a type it holds flat).
+    fn module(&self, names: &Names, flat: bool) -> TokenStream {
+        respan(&runtime::keyed(&names.runtime, &self.form, flat), self.value.span())
     }
 
     /// The key type `K`.
@@ -57,10 +58,16 @@ impl Keyed<'_> {
     }
 
     /// Writes the collection at `access` whole, through `budget` (an
-    /// `Option<&mut Budget>` expression).
-    pub fn write_whole(&self, names: &Names, access: &Access, budget: &TokenStream) -> TokenStream {
+    /// `Option<&mut Budget>` expression; `flat`: see [`Keyed::module`]).
+    pub fn write_whole(
+        &self,
+        names: &Names,
+        access: &Access,
+        budget: &TokenStream,
+        flat: bool,
+    ) -> TokenStream {
         let (module, writer, max_len, key_of) =
-            (self.module(names), &names.writer, &self.max_len, self.key_of(names));
+            (self.module(names, flat), &names.writer, &self.max_len, self.key_of(names));
         let reference = access.reference();
         quote_spanned!(self.value.span()=> #module::write(#writer, #reference, #max_len #key_of, #budget)?;)
     }
@@ -72,8 +79,9 @@ impl Keyed<'_> {
         now: &Access,
         base: &Access,
         budget: &TokenStream,
+        flat: bool,
     ) -> TokenStream {
-        let (module, writer, max_len) = (self.module(names), &names.writer, &self.max_len);
+        let (module, writer, max_len) = (self.module(names, flat), &names.writer, &self.max_len);
         let (spawn, key_of, now, base) =
             (self.spawn(names), self.key_of(names), now.reference(), base.reference());
         quote_spanned! {self.value.span()=>
@@ -83,7 +91,7 @@ impl Keyed<'_> {
 
     /// The collection read as a delta against `base`.
     pub fn read_delta(&self, names: &Names, base: &Access) -> TokenStream {
-        let (module, reader, max_len) = (self.module(names), &names.reader, &self.max_len);
+        let (module, reader, max_len) = (self.module(names, false), &names.reader, &self.max_len);
         let (spawn, key_of, base) = (self.spawn(names), self.key_of(names), base.reference());
         quote_spanned!(self.value.span()=> #module::read_delta(#reader, #base, #max_len, #spawn #key_of)?)
     }
@@ -91,9 +99,16 @@ impl Keyed<'_> {
     /// Makes the collection at `state` (a copy of the one at `now`) what the
     /// receiver holds after the packet the budget wrote, against `base` (an
     /// `Option<&Collection>` expression).
-    pub fn sent_state(&self, names: &Names, now: &Access, state: &Access, base: TokenStream) -> TokenStream {
+    pub fn sent_state(
+        &self,
+        names: &Names,
+        now: &Access,
+        state: &Access,
+        base: TokenStream,
+        flat: bool,
+    ) -> TokenStream {
         let (module, budget, now, state) =
-            (self.module(names), &names.budget, now.reference(), state.value());
+            (self.module(names, flat), &names.budget, now.reference(), state.value());
         let (p, value) = (&names.runtime, self.value);
         let (base, key_of) = match self.form {
             Form::Map { .. } => (base, TokenStream::new()),
@@ -129,27 +144,29 @@ pub fn bound_keys(names: &Names, body: &Body<'_>, where_clause: &mut WhereClause
 impl Codec for Keyed<'_> {
     fn write(&self, names: &Names, access: &Access, _: usize) -> TokenStream {
         let p = &names.runtime;
-        self.write_whole(names, access, &quote!(#p::None))
+        self.write_whole(names, access, &quote!(#p::None), false)
     }
 
     fn read(&self, names: &Names, _: usize) -> TokenStream {
         let (module, reader, max_len, key_of) =
-            (self.module(names), &names.reader, &self.max_len, self.key_of(names));
+            (self.module(names, false), &names.reader, &self.max_len, self.key_of(names));
         quote_spanned!(self.value.span()=> #module::read(#reader, #max_len #key_of)?)
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {
-        let (module, key, value, max_len) = (self.module(names), self.key(names), self.value, &self.max_len);
+        let (module, key, value, max_len) =
+            (self.module(names, false), self.key(names), self.value, &self.max_len);
         quote_spanned!(value.span()=> #module::max_bits::<#key, #value>(#max_len))
     }
 
     fn min_bits(&self, names: &Names) -> TokenStream {
-        let (module, max_len) = (self.module(names), &self.max_len);
+        let (module, max_len) = (self.module(names, false), &self.max_len);
         quote!(#module::min_bits(#max_len))
     }
 
     fn schema(&self, names: &Names) -> TokenStream {
-        let (module, key, value, max_len) = (self.module(names), self.key(names), self.value, &self.max_len);
+        let (module, key, value, max_len) =
+            (self.module(names, false), self.key(names), self.value, &self.max_len);
         quote_spanned!(value.span()=> #module::schema::<#key, #value>(#max_len))
     }
 }
