@@ -126,15 +126,27 @@ impl Code<'_, '_> {
                 None => self.clone_from_field(position),
             }
         });
+        let hold_state = self.recording(quote!(hold_state), quote!(#(#fields)*));
         quote! {
             const FLAT_MAP: bool = true;
 
+            #hold_state
+        }
+    }
+
+    /// `record_state` or `hold_state` (`name`), recording each field as
+    /// `fields` says (`return false` when one cannot).
+    fn recording(&self, name: TokenStream, fields: TokenStream) -> TokenStream {
+        let (p, state) = (&self.names.runtime, &self.names.state);
+        quote! {
             #[inline]
             #[allow(clippy::needless_borrow)]
-            fn hold_state(&self, #state: &mut Self) -> bool {
+            fn #name(&self, #state: &mut Self) -> bool {
+                // The answer for each field's type (see `CloneProbe`): one of
+                // the two goes unused.
                 #[allow(unused_imports)]
                 use #p::keyed::{NotClone as _, ViaClone as _};
-                #(#fields)*
+                #fields
                 true
             }
         }
@@ -188,18 +200,7 @@ impl Code<'_, '_> {
                 _ => clone_from(position),
             }
         });
-        quote! {
-            #[inline]
-            #[allow(clippy::needless_borrow)]
-            fn record_state(&self, #state: &mut Self) -> bool {
-                // The answer for each field's type (see `CloneProbe`): one of
-                // the two goes unused.
-                #[allow(unused_imports)]
-                use #p::keyed::{NotClone as _, ViaClone as _};
-                #(#fields)*
-                true
-            }
-        }
+        self.recording(quote!(record_state), quote!(#(#fields)*))
     }
 
     /// `write_to`'s `item`, with keyed collections and nested types
