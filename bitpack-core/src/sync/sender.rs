@@ -311,9 +311,8 @@ fn slot<const N: usize>(sequence: u16) -> usize {
 fn record<W: ChangeGroups + Clone>(world: &W, spare: &mut Option<W>) -> W {
     match spare.take() {
         Some(mut state) => {
-            let recorded =
-                if W::FLAT_MAP { world.hold_state(&mut state) } else { world.record_state(&mut state) };
-            if !recorded {
+            // `record_state` unless the type is held flat (the default).
+            if !world.hold_state(&mut state) {
                 state.clone_from(world);
             }
             state
