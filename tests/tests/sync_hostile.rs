@@ -138,3 +138,97 @@ fn the_decoders_under_the_receiver_refuse_random_bytes_in_place() {
     // Some random deltas are valid (an unchanged world is 4 zero bits).
     assert!(decoded > 0);
 }
+
+/// A world small enough to send 130,000 times in a test: a clock and a
+/// counter, each its own change group, both changing every tick.
+#[derive(bitpack::BitPack, Clone, Debug, Default, PartialEq)]
+struct Clock {
+    #[change_group(time)]
+    tick: u32,
+    #[change_group(score)]
+    #[bits(min = 0, max = 1023)]
+    score: u16,
+}
+
+impl Clock {
+    fn at(tick: u32) -> Clock {
+        Clock { tick, score: (tick.wrapping_mul(2_654_435_761) >> 22) as u16 }
+    }
+}
+
+/// One packet each way per tick: the client's acks always arrive, the
+/// server's packets only when `delivered(tick)`. Every state the client
+/// decodes must be the one sent in that packet; returns how many packets
+/// it decoded and how many it refused as `MissingBaseline`.
+fn one_way_outage(ticks: u32, delivered: impl Fn(u32) -> bool) -> (u32, u32) {
+    let mut sender: Sender<Clock> = Sender::new();
+    let mut receiver: Receiver<Clock> = Receiver::new();
+    let mut buf = [0u8; 64];
+    let (mut decoded, mut missing) = (0, 0);
+    for tick in 0..ticks {
+        let world = Clock::at(tick);
+        let used = sender.write(&world, &mut buf).expect("writes");
+        if delivered(tick) {
+            match receiver.read(&buf[..used]) {
+                Ok(Some(state)) => {
+                    assert_eq!(state, &world, "tick {tick}: a wrong world decoded");
+                    decoded += 1;
+                }
+                Ok(None) => panic!("tick {tick}: a new packet taken as stale"),
+                Err(error) if error.kind() == ErrorKind::MissingBaseline => missing += 1,
+                Err(error) => panic!("tick {tick}: {error}"),
+            }
+        }
+        sender.ack(&receiver.acks());
+    }
+    (decoded, missing)
+}
+
+#[test]
+fn a_delta_against_a_state_from_another_lap_is_refused() {
+    // Lost one way for 65,536 packets (and a few either side): the sender
+    // holds again, from the next lap, the sequences the client's acks name.
+    for outage in [65_496, 65_536, 65_540, 65_600] {
+        let (start, end) = (100, 100 + outage);
+        let (decoded, missing) = one_way_outage(end + 200, |tick| tick < start || tick >= end);
+        assert_eq!(decoded, start + 200 - missing, "outage {outage}");
+        // Refused until the sender drops the state the stale acks name.
+        assert!(missing <= 33, "outage {outage}: {missing} refused");
+    }
+}
+
+#[test]
+fn a_receiver_back_from_an_outage_catches_up() {
+    // 40,000 packets lost one way: the next ones look older in 16 bits.
+    let (decoded, missing) = one_way_outage(41_100, |tick| !(100..40_100).contains(&tick));
+    assert_eq!((decoded, missing), (1_100, 0));
+}
+
+#[test]
+fn an_ack_the_client_does_not_repeat_stops_the_sender_using_it() {
+    let mut sender: Sender<Clock> = Sender::new();
+    let mut receiver: Receiver<Clock> = Receiver::new();
+    let mut buf = [0u8; 64];
+    let mut refused = 0;
+    for tick in 0..200u32 {
+        let used = sender.write(&Clock::at(tick), &mut buf).expect("writes");
+        // Every tenth packet is lost, and a forged or mistaken ack names
+        // it as held.
+        if tick % 10 == 5 {
+            sender.ack(&Acks::new(sender.next_sequence().wrapping_sub(1), u32::MAX));
+            continue;
+        }
+        match receiver.read(&buf[..used]) {
+            Ok(Some(state)) => assert_eq!(state, &Clock::at(tick)),
+            Ok(None) => panic!("tick {tick}: stale"),
+            Err(error) => {
+                assert_eq!(error.kind(), ErrorKind::MissingBaseline, "tick {tick}");
+                refused += 1;
+            }
+        }
+        sender.ack(&receiver.acks());
+    }
+    // One packet refused per forged ack, the one written before the
+    // client's next ack arrives.
+    assert_eq!(refused, 20);
+}

@@ -1,9 +1,16 @@
 //! A packet's header and check.
 //!
-//! Wire form: a 32-bit check, the sequence (16 bits), one bit for "a delta",
-//! then the baseline's sequence as `write_ack_relative(sequence, baseline)`
-//! (7 bits when it is at most 64 behind); then the world, whole or as a
-//! delta. 56 bits before the world's for a delta, 49 for a whole state.
+//! Wire form: a 32-bit check, the sequence's low 16 bits, one bit for "a
+//! delta", then for a delta the baseline's sequence as
+//! `write_ack_relative(sequence, baseline)` (7 bits when it is at most 64
+//! behind), for a whole state the sequence's high 16 bits (its lap); then
+//! the world, whole or as a delta. 56 bits before the world's for a delta,
+//! 65 for a whole state.
+//!
+//! Both sides count sequences in 32 bits. A delta does not carry its lap:
+//! the check covers the baseline's lap, so a receiver holding the same
+//! 16-bit sequence from another lap of the counter finds the check wrong
+//! for the state it holds and never decodes against it.
 
 use crate::change::sequence_newer;
 use crate::error::{Error, ErrorKind};
@@ -13,97 +20,220 @@ use crate::write::BitWrite;
 /// Bytes of the check at the start of every packet.
 const CHECK_BYTES: usize = 4;
 
-/// What a packet is.
+/// A sequence counted in 32 bits: the 16 on the wire and the lap.
+pub(crate) type Sequence = u32;
+
+/// The low 16 bits, as on the wire.
+pub(crate) const fn wire(sequence: Sequence) -> u16 {
+    sequence as u16
+}
+
+/// Whether `a` is newer than `b` (half the 32-bit circle ahead).
+pub(crate) const fn newer(a: Sequence, b: Sequence) -> bool {
+    let ahead = a.wrapping_sub(b);
+    ahead != 0 && ahead < 1 << 31
+}
+
+/// The 32-bit sequence whose low bits are `low` nearest to `near`.
+pub(crate) const fn nearest(low: u16, near: Sequence) -> Sequence {
+    near.wrapping_add_signed(low.wrapping_sub(wire(near)) as i16 as i32)
+}
+
+/// What a sender's packet is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Header {
-    pub(crate) sequence: u16,
+    pub(crate) sequence: Sequence,
     /// The state it is a delta against, or `None` for a whole state.
-    pub(crate) baseline: Option<u16>,
+    pub(crate) baseline: Option<Sequence>,
 }
 
 impl Header {
     /// Writes the header, its check as zeros until [`seal`] fills it in.
     pub(crate) fn write<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
         writer.write_u32(0)?;
-        writer.write_u16(self.sequence)?;
+        writer.write_u16(wire(self.sequence))?;
         writer.write_bool(self.baseline.is_some())?;
         match self.baseline {
-            Some(baseline) => writer.write_ack_relative(self.sequence, baseline),
-            None => Ok(()),
+            Some(baseline) => writer.write_ack_relative(wire(self.sequence), wire(baseline)),
+            None => writer.write_u16((self.sequence >> 16) as u16),
         }
     }
 
-    /// Reads the header of a packet [`open`] accepted.
-    pub(crate) fn read(reader: &mut impl BitRead) -> Result<Self, Error> {
-        let _check = reader.read_u32()?;
-        let sequence = reader.read_u16()?;
-        let start = reader.bits_read();
-        let baseline = if reader.read_bool()? { Some(reader.read_ack_relative(sequence)?) } else { None };
+    /// The check's context: a delta's check covers its baseline's lap.
+    fn context(&self) -> u64 {
+        self.baseline.map_or(0, |baseline| 1 + u64::from(baseline >> 16))
+    }
+}
+
+/// A header as read, before the check is known to hold: a delta's laps
+/// are the receiver's to find.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Incoming {
+    Whole {
+        sequence: Sequence,
+    },
+    /// The low bits of the sequence and of the baseline, and how far the
+    /// baseline is behind.
+    Delta {
+        sequence: u16,
+        baseline: u16,
+        behind: u16,
+    },
+}
+
+impl Incoming {
+    /// Reads the header after the check; `None` for bits no sender writes.
+    pub(crate) fn read(reader: &mut impl BitRead) -> Option<Self> {
+        let _check = reader.read_u32().ok()?;
+        let sequence = reader.read_u16().ok()?;
+        if !reader.read_bool().ok()? {
+            let lap = reader.read_u16().ok()?;
+            return Some(Incoming::Whole { sequence: u32::from(lap) << 16 | u32::from(sequence) });
+        }
+        let baseline = reader.read_ack_relative(sequence).ok()?;
         // A sender deltas only against states it sent before.
-        if baseline.is_some_and(|baseline| !sequence_newer(sequence, baseline)) {
-            return Err(Error::new(ErrorKind::OutOfRange, start));
+        sequence_newer(sequence, baseline).then_some(Incoming::Delta {
+            sequence,
+            baseline,
+            behind: sequence.wrapping_sub(baseline),
+        })
+    }
+
+    /// The header this one is when its baseline is `baseline` (all 32
+    /// bits; a whole state's header has none).
+    pub(crate) fn with_baseline(self, baseline: Sequence) -> Header {
+        match self {
+            Incoming::Whole { sequence } => Header { sequence, baseline: None },
+            Incoming::Delta { behind, .. } => {
+                Header { sequence: baseline.wrapping_add(u32::from(behind)), baseline: Some(baseline) }
+            }
         }
-        Ok(Header { sequence, baseline })
     }
 }
 
-/// Writes the check of `packet` (its first 4 bytes) over the rest of it and
-/// the world type's `schema`.
-pub(crate) fn seal(packet: &mut [u8], schema: u64) {
-    if let Some((head, rest)) = packet.split_first_chunk_mut::<CHECK_BYTES>() {
-        *head = check(schema, rest).to_le_bytes();
+/// The bytes' part of the check: every check of a packet starts from it.
+#[derive(Clone, Copy)]
+pub(crate) struct Digest(u64);
+
+const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
+fn step(state: u64, word: u64) -> u64 {
+    (state ^ word).wrapping_mul(MULTIPLIER).rotate_left(29)
+}
+
+impl Digest {
+    /// `bytes` after the check, and the world type's `schema`: one
+    /// multiply per 8 bytes.
+    pub(crate) fn of(schema: u64, packet: &[u8]) -> Self {
+        let bytes = packet.get(CHECK_BYTES..).unwrap_or_default();
+        let (words, tail) = bytes.as_chunks::<8>();
+        let mut state = step(schema, bytes.len() as u64);
+        for word in words {
+            state = step(state, u64::from_le_bytes(*word));
+        }
+        let mut last = [0u8; 8];
+        last[..tail.len()].copy_from_slice(tail);
+        Digest(step(state, u64::from_le_bytes(last)))
+    }
+
+    /// The 32-bit check of a packet with `header`: the digest, the
+    /// header's context, then a finalizer, so any change of one word
+    /// changes the check with probability about 1 - 2^-32. It detects
+    /// corruption, stray packets and a baseline from another lap, not
+    /// forgery.
+    pub(crate) fn check(self, header: &Header) -> u32 {
+        let mut state = step(self.0, header.context());
+        state ^= state >> 33;
+        state = state.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        state ^= state >> 33;
+        (state ^ (state >> 32)) as u32
     }
 }
 
-/// `Ok` when `packet`'s check matches the rest of it and `schema`.
-pub(crate) fn open(packet: &[u8], schema: u64) -> Result<(), Error> {
+/// Writes the check of `packet` (its first 4 bytes), written with `header`
+/// for a world type of `schema`.
+pub(crate) fn seal(packet: &mut [u8], schema: u64, header: &Header) {
+    let check = Digest::of(schema, packet).check(header);
+    if let Some((head, _)) = packet.split_first_chunk_mut::<CHECK_BYTES>() {
+        *head = check.to_le_bytes();
+    }
+}
+
+/// The check a packet carries; `UnexpectedEnd` when it is shorter.
+pub(crate) fn carried(packet: &[u8]) -> Result<u32, Error> {
     match packet.split_first_chunk::<CHECK_BYTES>() {
-        Some((head, rest)) if u32::from_le_bytes(*head) == check(schema, rest) => Ok(()),
-        Some(_) => Err(Error::new(ErrorKind::ChecksumMismatch, 0)),
+        Some((head, _)) => Ok(u32::from_le_bytes(*head)),
         None => Err(Error::new(ErrorKind::UnexpectedEnd, 0)),
     }
-}
-
-/// A 32-bit hash of `bytes` and `schema`: one multiply per 8 bytes, then
-/// a finalizer, so any change of one word changes the running state, and
-/// any change at all changes the check with probability about 1 - 2^-32.
-/// It detects corruption and stray packets, not forgery.
-fn check(schema: u64, bytes: &[u8]) -> u32 {
-    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
-    let step = |state: u64, word: u64| (state ^ word).wrapping_mul(MULTIPLIER).rotate_left(29);
-    let (words, tail) = bytes.as_chunks::<8>();
-    let mut state = step(schema, bytes.len() as u64);
-    for word in words {
-        state = step(state, u64::from_le_bytes(*word));
-    }
-    let mut last = [0u8; 8];
-    last[..tail.len()].copy_from_slice(tail);
-    state = step(state, u64::from_le_bytes(last));
-    state ^= state >> 33;
-    state = state.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    state ^= state >> 33;
-    (state ^ (state >> 32)) as u32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::BitWriter;
+
+    fn sealed(header: &Header) -> [u8; 21] {
+        let mut packet = [0u8; 21];
+        let mut writer = BitWriter::new(&mut packet);
+        header.write(&mut writer).unwrap();
+        writer.finish().unwrap();
+        for (index, byte) in packet.iter_mut().enumerate().skip(12) {
+            *byte = (index * 37) as u8;
+        }
+        seal(&mut packet, 7, header);
+        packet
+    }
+
+    fn opens(packet: &[u8], schema: u64, header: &Header) -> bool {
+        carried(packet).is_ok_and(|check| check == Digest::of(schema, packet).check(header))
+    }
 
     #[test]
     fn any_flipped_bit_fails_the_check() {
-        let mut packet = [0u8; 21];
-        for (index, byte) in packet.iter_mut().enumerate() {
-            *byte = (index * 37) as u8;
-        }
-        seal(&mut packet, 7);
-        assert_eq!(open(&packet, 7), Ok(()));
-        assert_eq!(open(&packet, 8).map_err(|e| e.kind()), Err(ErrorKind::ChecksumMismatch));
+        let header = Header { sequence: 70_000, baseline: Some(69_990) };
+        let packet = sealed(&header);
+        assert!(opens(&packet, 7, &header));
+        assert!(!opens(&packet, 8, &header));
         for bit in 0..packet.len() * 8 {
             let mut flipped = packet;
             flipped[bit / 8] ^= 1 << (bit % 8);
-            assert!(open(&flipped, 7).is_err(), "bit {bit}");
+            assert!(!opens(&flipped, 7, &header), "bit {bit}");
         }
-        assert!(open(&packet[..20], 7).is_err());
-        assert!(open(&packet[..3], 7).is_err());
+        assert!(!opens(&packet[..20], 7, &header));
+        assert!(carried(&packet[..3]).is_err());
+    }
+
+    #[test]
+    fn a_baseline_from_another_lap_fails_the_check() {
+        let header = Header { sequence: 70_000, baseline: Some(69_990) };
+        let packet = sealed(&header);
+        let read = Incoming::read(&mut crate::BitReader::new(&packet)).unwrap();
+        assert_eq!(
+            read,
+            Incoming::Delta { sequence: 70_000u32 as u16, baseline: 69_990u32 as u16, behind: 10 }
+        );
+        assert_eq!(read.with_baseline(69_990), header);
+        for other in [69_990 - 65_536, 69_990 + 65_536, 69_990 + 2 * 65_536] {
+            assert!(!opens(&packet, 7, &read.with_baseline(other)), "{other}");
+        }
+    }
+
+    #[test]
+    fn whole_states_carry_their_lap() {
+        let header = Header { sequence: 3 << 16 | 5, baseline: None };
+        let packet = sealed(&header);
+        assert_eq!(
+            Incoming::read(&mut crate::BitReader::new(&packet)),
+            Some(Incoming::Whole { sequence: 3 << 16 | 5 })
+        );
+        assert!(opens(&packet, 7, &header));
+    }
+
+    #[test]
+    fn nearest_sequences() {
+        assert_eq!(nearest(5, 70_000), 65_541);
+        assert_eq!(nearest(65_535, 65_536), 65_535);
+        assert_eq!(nearest(0, 65_535), 65_536);
+        assert!(newer(1, u32::MAX) && !newer(u32::MAX, 1) && !newer(4, 4));
     }
 }

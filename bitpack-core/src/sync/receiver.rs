@@ -3,8 +3,8 @@
 use core::fmt;
 
 use super::acks::{ACK_BITS, Acks};
-use super::packet::{Header, open};
-use crate::change::{ChangeGroups, sequence_newer};
+use super::packet::{Digest, Incoming, Sequence, carried, nearest, newer, wire};
+use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
 use crate::reader::BitReader;
@@ -14,9 +14,15 @@ use crate::reader::BitReader;
 /// names and keeps the last `N` states decoded (`N` world values), which
 /// the sender may name as baselines.
 pub struct Receiver<W, const N: usize = 32> {
-    held: [Option<(u16, W)>; N],
-    latest: Option<u16>,
+    held: [Option<(Sequence, W)>; N],
+    latest: Option<Sequence>,
 }
+
+/// Laps of the 16-bit sequence a delta's check is tried at beyond the
+/// nearest, so that a delta against a state of another lap (a link lost
+/// one way for 65,536 packets) is told apart from a corrupt packet. Only
+/// the nearest lap can decode; the others only name the error.
+const LAPS_AHEAD: i32 = 256;
 
 impl<W: ChangeGroups, const N: usize> Default for Receiver<W, N> {
     fn default() -> Self {
@@ -27,10 +33,15 @@ impl<W: ChangeGroups, const N: usize> Default for Receiver<W, N> {
 impl<W, const N: usize> fmt::Debug for Receiver<W, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Receiver")
-            .field("latest", &self.latest)
+            .field("latest", &self.latest.map(wire))
             .field(
                 "held",
-                &self.held.iter().flatten().map(|(sequence, _)| *sequence).collect::<alloc::vec::Vec<_>>(),
+                &self
+                    .held
+                    .iter()
+                    .flatten()
+                    .map(|(sequence, _)| wire(*sequence))
+                    .collect::<alloc::vec::Vec<_>>(),
             )
             .finish_non_exhaustive()
     }
@@ -48,18 +59,36 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
     /// a stale or duplicate packet, which is ignored. `Err` for bytes that
     /// are not a packet for this world type (`ChecksumMismatch`,
     /// `UnexpectedEnd`, ...), or a delta against a state this receiver does
-    /// not hold (`MissingBaseline`). Only `Ok(Some)` changes the receiver.
+    /// not hold (`MissingBaseline`), including one that has the same 16-bit
+    /// sequence from another lap of the counter. Only `Ok(Some)` changes
+    /// the receiver.
     pub fn read(&mut self, bytes: &[u8]) -> Result<Option<&W>, Error> {
-        open(bytes, W::SCHEMA)?;
+        let carried = carried(bytes)?;
         let mut reader = BitReader::new(bytes);
-        let header = Header::read(&mut reader)?;
-        if self.latest.is_some_and(|latest| !sequence_newer(header.sequence, latest)) {
+        let corrupt = Error::new(ErrorKind::ChecksumMismatch, 0);
+        let read = Incoming::read(&mut reader).ok_or(corrupt)?;
+        let digest = Digest::of(W::SCHEMA, bytes);
+        let header = match read {
+            Incoming::Whole { .. } => {
+                Some(read.with_baseline(0)).filter(|header| digest.check(header) == carried)
+            }
+            Incoming::Delta { baseline, .. } => {
+                // The baseline's lap: the nearest, where the state held is,
+                // else the lap the check holds for.
+                let near = self.latest.map_or(Sequence::from(baseline), |latest| nearest(baseline, latest));
+                let laps = [0, -1].into_iter().chain(1..=LAPS_AHEAD);
+                laps.map(|lap| read.with_baseline(near.wrapping_add_signed(lap << 16)))
+                    .find(|header| digest.check(header) == carried)
+            }
+        }
+        .ok_or(corrupt)?;
+        if self.latest.is_some_and(|latest| !newer(header.sequence, latest)) {
             return Ok(None);
         }
         let world = match header.baseline {
             Some(baseline) => {
                 let held =
-                    self.get(baseline).ok_or(Error::new(ErrorKind::MissingBaseline, reader.bits_read()))?;
+                    self.held(baseline).ok_or(Error::new(ErrorKind::MissingBaseline, reader.bits_read()))?;
                 W::read_delta(held, &mut reader)?
             }
             None => W::read_from(&mut reader)?,
@@ -73,7 +102,7 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
         if left > 0 && reader.read_bits(left as u32)? != 0 {
             return Err(Error::new(ErrorKind::NonZeroPadding, bytes.len() * 8 - left));
         }
-        let slot = &mut self.held[usize::from(header.sequence) % N];
+        let slot = &mut self.held[usize::from(wire(header.sequence)) % N];
         *slot = Some((header.sequence, world));
         self.latest = Some(header.sequence);
         Ok(slot.as_ref().map(|(_, world)| world))
@@ -81,17 +110,22 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
 
     /// The newest state decoded.
     pub fn latest(&self) -> Option<&W> {
-        self.get(self.latest?)
+        self.held(self.latest?)
     }
 
     /// The newest sequence decoded.
     pub fn latest_sequence(&self) -> Option<u16> {
-        self.latest
+        self.latest.map(wire)
     }
 
     /// The state decoded from packet `sequence`, while kept.
     pub fn get(&self, sequence: u16) -> Option<&W> {
-        match &self.held[usize::from(sequence) % N] {
+        self.held(nearest(sequence, self.latest?))
+    }
+
+    /// The state decoded from packet `sequence` (all 32 bits), while kept.
+    fn held(&self, sequence: Sequence) -> Option<&W> {
+        match &self.held[usize::from(wire(sequence)) % N] {
             Some((held, world)) if *held == sequence => Some(world),
             _ => None,
         }
@@ -102,8 +136,8 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
     pub fn acks(&self) -> Acks {
         let Some(latest) = self.latest else { return Acks::none() };
         let earlier = (1..=ACK_BITS)
-            .filter(|&behind| self.get(latest.wrapping_sub(behind)).is_some())
+            .filter(|&behind| self.held(latest.wrapping_sub(behind.into())).is_some())
             .fold(0u32, |field, behind| field | 1 << (behind - 1));
-        Acks::new(latest, earlier)
+        Acks::new(wire(latest), earlier)
     }
 }

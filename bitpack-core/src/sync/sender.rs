@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::acks::Acks;
 use super::budget::{Budget, Mirrors, Pass, Prints};
-use super::packet::{Header, seal};
+use super::packet::{Header, Sequence, seal, wire};
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::sink::counter::BitCounter;
@@ -33,7 +33,7 @@ const MAX_WEIGHT: f32 = 64.0;
 /// world whole as a delta: see [`Prints`]) and, for a world held flat
 /// ([`ChangeGroups::FLAT_MAP`]), its keyed map's entries (see [`Mirrors`]).
 struct Sent<W> {
-    sequence: u16,
+    sequence: Sequence,
     state: W,
     acked: bool,
     prints: Prints,
@@ -55,7 +55,7 @@ struct Sent<W> {
 /// [`Sender::sent`] no longer answers for it.
 pub struct Sender<W, const N: usize = 32> {
     sent: [Option<Sent<W>>; N],
-    next: u16,
+    next: Sequence,
     budget: Budget,
 }
 
@@ -68,14 +68,14 @@ impl<W: ChangeGroups + Clone, const N: usize> Default for Sender<W, N> {
 impl<W, const N: usize> fmt::Debug for Sender<W, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sender")
-            .field("next_sequence", &self.next)
+            .field("next_sequence", &wire(self.next))
             .field(
                 "held",
                 &self
                     .sent
                     .iter()
                     .flatten()
-                    .map(|sent| (sent.sequence, sent.acked))
+                    .map(|sent| (wire(sent.sequence), sent.acked))
                     .collect::<alloc::vec::Vec<_>>(),
             )
             .finish_non_exhaustive()
@@ -93,18 +93,18 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         const { assert!(N > 0 && N <= 32_768, "a Sender keeps between 1 and 32768 states") };
         let mut budget = Budget::new();
         budget.flat = W::FLAT_MAP;
-        Sender { sent: core::array::from_fn(|_| None), next: sequence, budget }
+        Sender { sent: core::array::from_fn(|_| None), next: Sequence::from(sequence), budget }
     }
 
     /// The sequence the next packet gets.
     pub fn next_sequence(&self) -> u16 {
-        self.next
+        wire(self.next)
     }
 
     /// The state the next packet is a delta against: the newest one the
     /// client acknowledged that is still kept.
     pub fn baseline(&self) -> Option<u16> {
-        self.newest_acked().and_then(|index| self.sent[index].as_ref()).map(|sent| sent.sequence)
+        self.newest_acked().and_then(|index| self.sent[index].as_ref()).map(|sent| wire(sent.sequence))
     }
 
     /// A copy of what the client holds after decoding packet `sequence`,
@@ -113,7 +113,8 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
     /// copy, not a reference: a world held flat has its map rebuilt from
     /// the list beside it.
     pub fn sent(&mut self, sequence: u16) -> Option<W> {
-        let sent = self.sent[slot::<N>(sequence)].as_mut().filter(|sent| sent.sequence == sequence)?;
+        let sent =
+            self.sent[slot::<N>(sequence.into())].as_mut().filter(|sent| wire(sent.sequence) == sequence)?;
         let mut state = sent.state.clone();
         if W::FLAT_MAP {
             let budget = &mut self.budget;
@@ -128,23 +129,26 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
 
     /// Whether packet `sequence`'s state is kept (see [`Sender::sent`]).
     fn holds(&self, sequence: u16) -> bool {
-        matches!(&self.sent[slot::<N>(sequence)], Some(sent) if sent.sequence == sequence)
+        matches!(&self.sent[slot::<N>(sequence.into())], Some(sent) if wire(sent.sequence) == sequence)
     }
 
-    /// Takes the client's acknowledgements; the newest acknowledged state
-    /// still kept becomes the next packets' baseline. Acknowledgements of
-    /// packets no longer kept, or never sent, change nothing.
+    /// Takes the client's acknowledgements: what it holds now. The newest
+    /// acknowledged state still kept becomes the next packets' baseline.
+    /// A state an earlier ack listed but this one does not (a forged or
+    /// mistaken ack, or one the client no longer holds) is not used again
+    /// unless a later ack lists it. An ack whose newest packet is no
+    /// longer kept, or was never sent, only withdraws: it names sequences
+    /// that other packets may have reused.
     pub fn ack(&mut self, acks: &Acks) {
-        let Some(newest) = acks.newest() else { return };
-        // Only acks of a packet still kept: a stale or made-up one names
-        // sequences that other packets may have reused.
-        if !self.holds(newest) {
+        let Some(newest) = acks.newest() else {
+            // The client holds nothing.
+            self.sent.iter_mut().flatten().for_each(|sent| sent.acked = false);
             return;
-        }
+        };
+        let kept = self.holds(newest);
         for sent in self.sent.iter_mut().flatten() {
-            if acks.contains(sent.sequence) {
-                sent.acked = true;
-            }
+            let listed = acks.contains(wire(sent.sequence));
+            sent.acked = listed && (kept || sent.acked);
         }
     }
 
@@ -212,7 +216,8 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
                 return Err(error);
             }
         };
-        seal(&mut buf[..used], W::SCHEMA);
+        let baseline = baseline_slot.and_then(|index| self.sent[index].as_ref()).map(|sent| sent.sequence);
+        seal(&mut buf[..used], W::SCHEMA, &Header { sequence, baseline });
         // Reuse the spare's (or the slot's) buffers for the new prints; a
         // packet that held entries back keeps none (its state is not the
         // world written).
@@ -239,7 +244,7 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
     /// its length, the state to record, and whether it carried everything.
     fn write_packet(
         &mut self,
-        sequence: u16,
+        sequence: Sequence,
         baseline_slot: Option<usize>,
         world: &W,
         buf: &mut [u8],
@@ -301,8 +306,8 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
 }
 
 /// The ring slot of `sequence`.
-fn slot<const N: usize>(sequence: u16) -> usize {
-    usize::from(sequence) % N
+fn slot<const N: usize>(sequence: Sequence) -> usize {
+    usize::from(wire(sequence)) % N
 }
 
 /// A copy of `world`, recorded into `spare`'s storage when there is one
