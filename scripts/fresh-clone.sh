@@ -67,6 +67,8 @@ done
 # Each command's wall and CPU time (user + sys, its child processes
 # included: cargo, rustc, the programs it runs), by bash's `time`.
 TIMEFORMAT='%R %U %S'
+# Seconds as "1 min 16.2 s".
+minutes() { awk -v t="$1" 'BEGIN { m = int(t / 60); printf "%d min %4.1f s", m, t - 60 * m }'; }
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
 results=()
 status=0
@@ -76,12 +78,13 @@ for index in "${!commands[@]}"; do
   log=$tmp/command-$index.log
   echo "running: $command (output in $log)"
   set +e
-  { time (cd "$clone" && bash -c "$command") >"$log" 2>&1; } 2>"$tmp/time-$index"
+  # The command's output to its log; only `time`'s line to the time file.
+  { time { (cd "$clone" && bash -c "$command") >"$log" 2>&1; }; } 2>"$tmp/time-$index"
   code=$?
   set -e
   read -r wall user sys <"$tmp/time-$index"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
-  results+=("$(printf '%-45s %8.1f s wall %8s s CPU  exit %d' "$command" "$wall" "$cpu" "$code")")
+  results+=("$(printf '%-40s wall %s, CPU %s (user + sys), exit %d' "$command" "$(minutes "$wall")" "$(minutes "$cpu")" "$code")")
   if [ "$code" -ne 0 ]; then
     status=$code
     echo "fresh-clone: \`$command\` failed (exit $code); the end of its output:" >&2
