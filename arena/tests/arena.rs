@@ -1,7 +1,9 @@
 //! The arena example, shortened to one second of game time: every client agrees with the
-//! server, the encodings rank as the README says, the output fits 80 columns, the chart is
-//! written, and bad flags are refused with clap's usage error. Also: the derived `World`'s maps
-//! are keyed collections (a delta carries only the entries that changed, spawned or despawned).
+//! server, the encodings rank as the README says, the `bitpack::sync` packets fit the
+//! datagram (holding entries back past it, none when it is large), the output fits 80 columns,
+//! the chart is written where the target directory is, and bad flags are refused with clap's
+//! usage error. Also: the derived `World`'s maps are keyed collections (a delta carries only
+//! the entries that changed, spawned or despawned).
 
 #[path = "../examples/arena/chart.rs"]
 mod chart;
@@ -20,11 +22,44 @@ use bitpack_arena::world::{MAX_HEALTH, Mob, World, absolute};
 use clap::Parser;
 use clap::error::ErrorKind;
 use measure::{Report, Settings};
+use std::path::Path;
 
-/// One second at 30 Hz, three clients, the example's link.
+/// One second at 30 Hz, three clients, the example's link and datagram.
 fn one_second() -> Report {
-    let settings = Settings { ticks: 30, clients: 3, loss: 0.05, seed: 7, delay_ticks: 3 };
+    one_second_in(1200)
+}
+
+/// [`one_second`] with `datagram`-byte packets.
+fn one_second_in(datagram: usize) -> Report {
+    let settings = Settings { ticks: 30, clients: 3, loss: 0.05, seed: 7, delay_ticks: 3, datagram };
     measure::run(settings, &mut |_| {}).expect("every client agrees with the server")
+}
+
+/// The whole-state encodings, then (e), (f) and (g).
+fn sync_packets(report: &Report) -> &[measure::Measured] {
+    &report.encodings[5..]
+}
+
+#[test]
+fn sync_packets_fit_the_datagram_and_hold_entries_back_past_it() {
+    let report = one_second();
+    assert!(report.encodings[..5].iter().all(|m| m.held_back.is_none()));
+    let [groups, deltas, zstd] = sync_packets(&report) else { panic!("(e), (f), (g)") };
+    // The world whole is over 2,000 bytes, and (e)'s deltas mostly over 1,200: held back.
+    assert!(report.encodings[4].largest > 2000, "{:?}", report.encodings[4]);
+    for m in [groups, deltas] {
+        assert!(m.largest <= 1200, "{m:?}");
+        assert!(m.held_back.is_some_and(|held| held > 0), "{m:?}");
+    }
+    assert!(groups.held_per_packet() > deltas.held_per_packet(), "{groups:?} {deltas:?}");
+    assert_eq!(zstd.held_back, deltas.held_back);
+
+    // A datagram no packet reaches: nothing held back, and (e) above 1,200 bytes a tick.
+    let report = one_second_in(65_536);
+    for m in sync_packets(&report) {
+        assert_eq!(m.held_back, Some(0), "{m:?}");
+    }
+    assert!(sync_packets(&report)[0].mean_bytes() > 1200.0);
 }
 
 #[test]
@@ -140,6 +175,8 @@ fn bad_flags_get_the_usage_error() {
         &["--clients", "65"],
         &["--ticks", "0"],
         &["--seed=-1"],
+        &["--datagram", "63"],
+        &["--datagram", "65537"],
     ] {
         let error = parse(bad).expect_err("refused");
         assert!(
@@ -159,8 +196,26 @@ fn bad_flags_get_the_usage_error() {
     assert_eq!(error.kind(), ErrorKind::UnknownArgument);
 
     let args = parse(&[]).expect("defaults");
-    assert_eq!((args.ticks, args.clients, args.loss, args.seed), (600, 8, 0.05, 1));
-    assert_eq!(args.svg, std::path::Path::new("target/bitpack-arena.svg"));
+    assert_eq!((args.ticks, args.clients, args.loss, args.seed, args.datagram), (600, 8, 0.05, 1, 1200));
+    assert_eq!(args.svg, None);
     let args = parse(&["--ticks", "30", "--clients", "1", "--loss", "0", "--svg", "x.svg"]).expect("valid");
     assert_eq!((args.ticks, args.clients, args.loss), (30, 1, 0.0));
+    assert_eq!(args.svg.as_deref(), Some(Path::new("x.svg")));
+}
+
+#[test]
+fn the_chart_goes_to_the_target_directory() {
+    let exe = Path::new("/work/elsewhere/release/examples/arena");
+    // `CARGO_TARGET_DIR` first, then the target directory the example was built in.
+    let path = cli::default_chart_path(Some("/tmp/t".into()), Some(exe));
+    assert_eq!(path, Path::new("/tmp/t/bitpack-arena.svg"));
+    let path = cli::default_chart_path(Some("".into()), Some(exe));
+    assert_eq!(path, Path::new("/work/elsewhere/bitpack-arena.svg"));
+    let path =
+        cli::default_chart_path(None, Some(Path::new("/b/x86_64-unknown-linux-gnu/debug/examples/arena")));
+    assert_eq!(path, Path::new("/b/x86_64-unknown-linux-gnu/bitpack-arena.svg"));
+    // Not an example's executable (this test's): `target/`.
+    let path = cli::default_chart_path(None, Some(Path::new("/b/debug/deps/arena-0123")));
+    assert_eq!(path, Path::new("target/bitpack-arena.svg"));
+    assert_eq!(cli::default_chart_path(None, None), Path::new("target/bitpack-arena.svg"));
 }

@@ -16,6 +16,16 @@ pub mod sync {
     pub use bitpack_core::sync::*;
 }
 
+// Guide pages with no code of their own, modules so that rustdoc renders them (and runs their
+// examples) beside the API they describe.
+pub mod wire_format {
+    #![doc = include_str!("../docs/wire.md")]
+}
+
+pub mod hostile_input {
+    #![doc = include_str!("../docs/hostile.md")]
+}
+
 /// The runtime generated code calls; not public API.
 #[doc(hidden)]
 pub use bitpack_core::__private;

@@ -21,11 +21,12 @@ pub fn draw(report: &Report, path: &Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| error(&e))?;
     let caption = format!(
-        "Bytes per tick per client: {} players, {} mobs, 30 Hz, {} clients, {:.0}% loss",
+        "Bytes per tick per client: {} players, {} mobs, 30 Hz, {} clients, {:.0}% loss, {}-byte datagrams",
         Config::default().players,
         Config::default().mobs,
         settings.clients,
-        settings.loss * 100.0
+        settings.loss * 100.0,
+        settings.datagram
     );
     let mut chart = ChartBuilder::on(&root)
         .caption(caption, ("sans-serif", 20))

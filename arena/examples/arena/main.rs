@@ -2,7 +2,7 @@
 //! clients check what they decode, and every encoding of the same ticks is measured.
 //!
 //! ```sh
-//! cargo run --release --example arena [-- --ticks N --clients N --loss F --seed N --svg PATH]
+//! cargo run --release --example arena [-- --ticks N --clients N --loss F --seed N --datagram BYTES --svg PATH]
 //! ```
 
 mod chart;
@@ -12,6 +12,7 @@ mod peers;
 mod table;
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         loss: args.loss,
         seed: args.seed,
         delay_ticks: 3,
+        datagram: args.datagram as usize,
     };
     // A progress line only once the run has taken a few seconds.
     let start = Instant::now();
@@ -49,12 +51,23 @@ fn main() -> ExitCode {
         }
     };
     print!("{}", table::render(&report));
-    match chart::draw(&report, &args.svg) {
-        Ok(()) => println!("chart: {}", args.svg.display()),
+    let svg = args.svg.unwrap_or_else(|| {
+        let exe = std::env::current_exe().ok();
+        cli::default_chart_path(std::env::var_os("CARGO_TARGET_DIR"), exe.as_deref())
+    });
+    match chart::draw(&report, &svg) {
+        Ok(()) => println!("chart: {}", from_here(&svg).display()),
         Err(error) => {
             eprintln!("error: cannot write the chart: {error}");
             return ExitCode::FAILURE;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `path` relative to the working directory when it lies under it, for a shorter line.
+fn from_here(path: &Path) -> PathBuf {
+    let here = std::env::current_dir().ok();
+    here.and_then(|here| path.strip_prefix(here).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
 }

@@ -22,6 +22,8 @@ pub struct Settings {
     pub seed: u64,
     /// One-way delay of the link, in ticks (3 = 100 ms at 30 Hz).
     pub delay_ticks: u32,
+    /// The longest packet a `bitpack::sync` sender may write, in bytes.
+    pub datagram: usize,
 }
 
 /// The encodings measured, in the table's order.
@@ -46,6 +48,12 @@ pub struct Measured {
     pub encodes: u32,
     pub decode: Duration,
     pub decodes: u32,
+    /// The longest packet (or whole encoding) of the run, in bytes.
+    pub largest: usize,
+    /// For the `bitpack::sync` packets, the keyed entries (players and mobs) they held back
+    /// over the run, summed over the packets: entries whose state in the packet is not the
+    /// server's world of that tick. `None` for the whole-state encodings.
+    pub held_back: Option<u64>,
 }
 
 impl Measured {
@@ -57,6 +65,11 @@ impl Measured {
     /// Kilobits per second per client, at 30 ticks a second.
     pub fn kbit_per_s(&self) -> f64 {
         self.mean_bytes() * 8.0 * f64::from(TICK_RATE) / 1000.0
+    }
+
+    /// Mean entries held back per packet, for the `bitpack::sync` packets.
+    pub fn held_per_packet(&self) -> Option<f64> {
+        self.held_back.map(|held| held as f64 / f64::from(self.encodes.max(1)))
     }
 
     /// Mean time to produce one client's packet for one tick.
@@ -73,7 +86,8 @@ impl Measured {
 /// What the clients decoded and how it compared with the server.
 #[derive(Clone, Debug, Default)]
 pub struct Agreement {
-    /// Client states compared with the server's state of the packet's tick, over (e) and (f).
+    /// Client states compared with what the server sent for the packet's tick (its world, less
+    /// the entries held back), over (e) and (f).
     pub checked: u64,
     /// Packets each client decoded, the fewest and the most (over (e) and (f)).
     pub decoded: (u32, u32),
@@ -105,6 +119,9 @@ struct Client<W: bitpack::ChangeGroups + Clone> {
     down: Link,
     up: Link,
     decoded: u32,
+    /// What this client holds after each recent packet that held entries back, by tick: the
+    /// server's world of that tick with those entries as the client had them before.
+    held_states: BTreeMap<i32, World>,
 }
 
 impl<W: bitpack::ChangeGroups + Clone> Client<W> {
@@ -115,13 +132,13 @@ impl<W: bitpack::ChangeGroups + Clone> Client<W> {
             down: Link::new(seed, settings.loss, settings.delay_ticks),
             up: Link::new(seed ^ 0x5eed_ac75, settings.loss, settings.delay_ticks),
             decoded: 0,
+            held_states: BTreeMap::new(),
         }
     }
 }
 
-/// The largest packet a sender may write; large enough that no delta is held back, so
-/// every packet carries the whole world's changes.
-const DATAGRAM: usize = 64 * 1024;
+/// Room for any packet read back (zstd's output is at most its input's bound).
+const RECEIVE_BUFFER: usize = 128 * 1024;
 
 /// Runs the arena for `settings.ticks`, calling `progress` with each tick done.
 pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, String> {
@@ -136,10 +153,10 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         (0..settings.clients).map(|c| Client::new(&settings, client_seed(c))).collect();
     // The server's recent states, by tick, to check what clients decode against.
     let mut history: BTreeMap<i32, World> = BTreeMap::new();
-    let mut buf = vec![0u8; DATAGRAM];
+    let mut buf = vec![0u8; settings.datagram];
     let mut raw = Vec::new();
     let mut zstd_out = Vec::new();
-    let mut zstd_in = vec![0u8; DATAGRAM];
+    let mut zstd_in = vec![0u8; RECEIVE_BUFFER];
     let mut compressor = zstd::bulk::Compressor::new(3).map_err(|e| e.to_string())?;
     let mut decompressor = zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?;
 
@@ -161,6 +178,7 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         let back = timed(&mut m.decode, &mut m.decodes, || peers::read_raw(&raw));
         expect(back.as_ref() == Some(&peer), "repr(C) bytes")?;
         m.bytes_per_tick.push(raw.len() as f64);
+        m.largest = m.largest.max(raw.len());
 
         let m = bincode;
         let config = bincode::config::standard();
@@ -171,6 +189,7 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         });
         expect(back.ok().map(|(w, _)| w).as_ref() == Some(&peer), "bincode")?;
         m.bytes_per_tick.push(bytes.len() as f64);
+        m.largest = m.largest.max(bytes.len());
 
         let m = postcard;
         let bytes = timed(&mut m.encode, &mut m.encodes, || postcard::to_allocvec(&peer));
@@ -178,12 +197,14 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         let back = timed(&mut m.decode, &mut m.decodes, || postcard::from_bytes::<PeerWorld>(&bytes));
         expect(back.ok().as_ref() == Some(&peer), "postcard")?;
         m.bytes_per_tick.push(bytes.len() as f64);
+        m.largest = m.largest.max(bytes.len());
 
         let m = bitcode;
         let bytes = timed(&mut m.encode, &mut m.encodes, || bitcode::encode(&peer));
         let back = timed(&mut m.decode, &mut m.decodes, || bitcode::decode::<PeerWorld>(&bytes));
         expect(back.ok().as_ref() == Some(&peer), "bitcode")?;
         m.bytes_per_tick.push(bytes.len() as f64);
+        m.largest = m.largest.max(bytes.len());
 
         let m = whole;
         let bytes = timed(&mut m.encode, &mut m.encodes, || bitpack::encode(world));
@@ -191,15 +212,20 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         let back = timed(&mut m.decode, &mut m.decodes, || bitpack::decode::<World>(&bytes));
         agree::check(&back.map_err(|e| e.to_string())?, world)?;
         m.bytes_per_tick.push(bytes.len() as f64);
+        m.largest = m.largest.max(bytes.len());
 
         // Per-client packets through `bitpack::sync`, with change groups sent whole...
         let absolute = absolute::World::from(world);
         let mut sent = 0.0;
         for client in &mut groups {
+            let sequence = client.sender.next_sequence();
             let len =
                 timed(&mut group.encode, &mut group.encodes, || client.sender.write(&absolute, &mut buf));
             let len = len.map_err(|e| e.to_string())?;
             sent += len as f64;
+            group.largest = group.largest.max(len);
+            let state = client.sender.sent(sequence).map(|state| World::from(&state));
+            *group.held_back.get_or_insert(0) += hold(client, state, world, &settings)?;
             client.down.send(now, &buf[..len]);
         }
         group.bytes_per_tick.push(sent / f64::from(settings.clients));
@@ -207,6 +233,7 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         // ...and coded relative to the baseline, then also compressed.
         let (mut sent, mut compressed) = (0.0, 0.0);
         for client in &mut deltas {
+            let sequence = client.sender.next_sequence();
             let start = Instant::now();
             let len = client.sender.write(world, &mut buf).map_err(|e| e.to_string())?;
             let encoded = start.elapsed();
@@ -222,6 +249,12 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
             zstd.encodes += 1;
             sent += len as f64;
             compressed += packed as f64;
+            delta.largest = delta.largest.max(len);
+            zstd.largest = zstd.largest.max(packed);
+            let state = client.sender.sent(sequence);
+            let held = hold(client, state, world, &settings)?;
+            *delta.held_back.get_or_insert(0) += held;
+            *zstd.held_back.get_or_insert(0) += held;
             client.down.send(now, &zstd_out[..packed]);
         }
         delta.bytes_per_tick.push(sent / f64::from(settings.clients));
@@ -232,7 +265,7 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
             while let Some(datagram) = client.down.receive(now) {
                 let seen = timed(&mut group.decode, &mut group.decodes, || client.receiver.read(&datagram));
                 if let Some(seen) = seen.map_err(|e| format!("(e) client: {e}"))? {
-                    check_against(&World::from(seen), &history, &mut agreement)?;
+                    check_against(&World::from(seen), &client.held_states, &history, &mut agreement)?;
                     client.decoded += 1;
                 }
             }
@@ -252,7 +285,7 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
                 zstd.decode += unpacked + decoded;
                 zstd.decodes += 1;
                 if let Some(seen) = seen.map_err(|e| format!("(f) client: {e}"))? {
-                    check_against(seen, &history, &mut agreement)?;
+                    check_against(seen, &client.held_states, &history, &mut agreement)?;
                     client.decoded += 1;
                 }
             }
@@ -276,14 +309,47 @@ fn expect(ok: bool, what: &str) -> Result<(), String> {
     if ok { Ok(()) } else { Err(format!("{what} did not read back what it wrote")) }
 }
 
-/// Compares a client's state with the server's state of the same tick.
+/// Counts the keyed entries in which `state`, what the client holds after the packet just
+/// written, differs from the server's `world`: those the packet held back (an entry a packet
+/// sends is recorded as the world has it). Keeps `state` for checking the client when there
+/// are any.
+fn hold<W: bitpack::ChangeGroups + Clone>(
+    client: &mut Client<W>,
+    state: Option<World>,
+    world: &World,
+    settings: &Settings,
+) -> Result<u64, String> {
+    let state = state.ok_or("the sender does not keep the state it just sent")?;
+    let held = differing(&state.players, &world.players) + differing(&state.mobs, &world.mobs);
+    if held > 0 {
+        client.held_states.insert(world.tick, state);
+        // Packets arrive `delay_ticks` after they are sent, in order, or never.
+        while client.held_states.len() > 2 * settings.delay_ticks as usize + 4 {
+            client.held_states.pop_first();
+        }
+    }
+    Ok(held)
+}
+
+/// Keys whose entry is not the same in both maps (in one only, or unequal).
+fn differing<V: PartialEq>(a: &BTreeMap<u32, V>, b: &BTreeMap<u32, V>) -> u64 {
+    let changed_or_gone = a.iter().filter(|(key, value)| b.get(key) != Some(value)).count();
+    let new = b.keys().filter(|key| !a.contains_key(key)).count();
+    (changed_or_gone + new) as u64
+}
+
+/// Compares a client's state with what the server sent for the same tick: its world of that
+/// tick, or the state kept for a packet that held entries back.
 fn check_against(
     seen: &World,
+    held_states: &BTreeMap<i32, World>,
     history: &BTreeMap<i32, World>,
     agreement: &mut Agreement,
 ) -> Result<(), String> {
-    let server =
-        history.get(&seen.tick).ok_or_else(|| format!("tick {} is not in the history", seen.tick))?;
+    let server = held_states
+        .get(&seen.tick)
+        .or_else(|| history.get(&seen.tick))
+        .ok_or_else(|| format!("tick {} is not in the history", seen.tick))?;
     agree::check(seen, server).map_err(|what| format!("a client disagrees with the server: {what}"))?;
     agreement.checked += 1;
     Ok(())
