@@ -8,8 +8,8 @@ use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
 use crate::source::SourceExt;
 
-/// Reads `T` into a `Box`: `size_of::<T>()` claimed from the allocation
-/// budget first. The value is read (on the stack) and then moved in; for
+/// Reads `T` into a `Box`: `size_of::<T>()` (at least 16 bytes, an
+/// allocation's least) claimed from the allocation budget first. The value is read (on the stack) and then moved in; for
 /// a boxed array, [`read_boxed_array`] builds it on the heap instead.
 ///
 /// Generated code, for a `Box<T>` field whose `T` is read by `READ`:

@@ -79,8 +79,8 @@ pub fn decode<T: BitPack>(bytes: &[u8]) -> Result<T, Error> {
 
 /// [`decode`] with an explicit allocation budget: what decoding may
 /// allocate (every `Vec`, `String` and `Box` claims `len * size_of` of its
-/// elements first), refused with [`ErrorKind::AllocationLimit`] past it,
-/// before allocating.
+/// elements first, at least 16 bytes: [`crate::BitRead::claim_allocation`]),
+/// refused with [`ErrorKind::AllocationLimit`] past it, before allocating.
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;

@@ -146,9 +146,10 @@ pub trait BitPack: Sized {
     }
 
     /// Reads a value into a `Box`, as `Box<Self>::read_from` does: claims
-    /// `size_of::<Self>()` from the reader's allocation budget, then moves
-    /// the value read into the box. Arrays build their elements on the heap
-    /// instead, so a `Box<[u8; 1_000_000]>` never passes through the stack.
+    /// `size_of::<Self>()` (at least 16 bytes) from the reader's allocation
+    /// budget, then moves the value read into the box. Arrays build their
+    /// elements on the heap instead, so a `Box<[u8; 1_000_000]>` never
+    /// passes through the stack.
     #[cfg(feature = "alloc")]
     #[inline]
     fn read_boxed<R: BitRead>(reader: &mut R) -> Result<alloc::boxed::Box<Self>, Error> {

@@ -18,6 +18,24 @@ use crate::relative::{
 };
 use crate::source::{BitSource, SourceExt};
 
+/// The least the allocation budget counts for one heap allocation: an
+/// allocator hands out no smaller block (a `Box<bool>` costs 16 bytes or
+/// more, not 1).
+pub(crate) const MIN_ALLOCATION_BYTES: usize = 16;
+
+/// What [`BitRead::claim_allocation`] claims for one heap allocation of
+/// `count` values of `T`, the one rule every read that allocates (or loops
+/// once per element) follows: `count * max(size_of::<T>(), 1)`, at least
+/// [`MIN_ALLOCATION_BYTES`] unless `count` is 0; `None` past `usize`.
+#[inline(always)]
+pub(crate) const fn allocation_claim<T>(count: usize) -> Option<usize> {
+    let element = if size_of::<T>() == 0 { 1 } else { size_of::<T>() };
+    match count.checked_mul(element) {
+        Some(1..MIN_ALLOCATION_BYTES) => Some(MIN_ALLOCATION_BYTES),
+        bytes => bytes,
+    }
+}
+
 /// Reads values as bits: implemented by [`crate::BitReader`], which reads
 /// a slice. Every read checks its bound first and returns `Err` rather than
 /// panicking; a failed read leaves the reader where it was.
@@ -69,25 +87,31 @@ pub trait BitRead: BitSource {
         self.budget_left()
     }
 
-    /// Claims room for `count` values of `T` (`count * size_of::<T>()`
-    /// bytes) from the allocation budget; call it before allocating them.
-    /// [`ErrorKind::AllocationLimit`] past the budget, and then nothing is
-    /// claimed.
+    /// Claims room for one heap allocation of `count` values of `T` from
+    /// the allocation budget; call it before allocating them. It claims
+    /// `count * size_of::<T>()` bytes, a zero-sized `T` counted as 1 byte
+    /// (it takes no room, but each is a turn of the loop that makes it:
+    /// the budget bounds how many), and at least 16 bytes unless `count`
+    /// is 0 (no allocator hands out less). [`ErrorKind::AllocationLimit`]
+    /// past the budget, and then nothing is claimed.
     ///
     /// ```
     /// # extern crate bitpack_core as bitpack;
     /// use bitpack::{BitRead, BitReader, ErrorKind};
-    /// let mut reader = BitReader::with_limit(&[0u8; 4], 16);
-    /// reader.claim_allocation::<u32>(3)?; // 12 bytes
-    /// assert_eq!(reader.allocation_left(), 4);
-    /// let error = reader.claim_allocation::<u32>(2).unwrap_err();
+    /// let mut reader = BitReader::with_limit(&[0u8; 4], 60);
+    /// reader.claim_allocation::<u32>(5)?; // 20 bytes
+    /// reader.claim_allocation::<u8>(1)?; // 16 bytes, an allocation's least
+    /// assert_eq!(reader.allocation_left(), 24);
+    /// reader.claim_allocation::<()>(24)?; // 24 turns; nothing allocated
+    /// assert_eq!(reader.allocation_left(), 0);
+    /// let error = reader.claim_allocation::<u32>(1).unwrap_err();
     /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
-    /// assert_eq!(reader.allocation_left(), 4); // nothing claimed
+    /// assert_eq!(reader.allocation_left(), 0); // nothing claimed
     /// # Ok::<(), bitpack::Error>(())
     /// ```
     #[inline]
     fn claim_allocation<T>(&mut self, count: usize) -> Result<(), Error> {
-        match count.checked_mul(size_of::<T>()) {
+        match allocation_claim::<T>(count) {
             Some(bytes) => self.claim_budget(bytes),
             None => Err(Error::new(ErrorKind::AllocationLimit, self.position())),
         }
@@ -441,11 +465,13 @@ pub(crate) fn short_owned_text<S: BitRead + ?Sized>(
     let text = window.get(first..)?.first_chunk::<{ crate::unchecked::TEXT_WINDOW }>()?;
     let len = len as usize;
     let budget = source.budget_left();
-    let fits = (len <= max_len) & (padding == 0) & (len <= budget);
+    // A count of bytes never overflows: no branch for the `None`.
+    let claim = allocation_claim::<u8>(len).unwrap_or(usize::MAX);
+    let fits = (len <= max_len) & (padding == 0) & (claim <= budget);
     let text = crate::unchecked::short_text(text, len, nul, fits)?;
-    // The window holds the head and the bytes, and they are within the
-    // budget (tested above).
-    source.take_window(head as usize + 8 * len, budget - len);
+    // The window holds the head and the bytes, and their claim is within
+    // the budget (tested above).
+    source.take_window(head as usize + 8 * len, budget - claim);
     Some(text)
 }
 
@@ -724,7 +750,15 @@ mod tests {
                             };
                             for cut in cuts {
                                 let input = &bytes[..cut];
-                                let limits = [None, Some(text_len), Some(text_len.saturating_sub(1))];
+                                // Around the string's claim, and an
+                                // allocation's least (16).
+                                let limits = [
+                                    None,
+                                    Some(text_len),
+                                    Some(text_len.saturating_sub(1)),
+                                    Some(16),
+                                    Some(15),
+                                ];
                                 for limit in limits {
                                     for nul in [Nul::Allowed, Nul::Refused] {
                                         let fresh = || {

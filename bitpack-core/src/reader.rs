@@ -19,9 +19,10 @@ use crate::source::{BitSource, SourceExt};
 /// A reader carries a budget of bytes that decoding may allocate, as
 /// bincode 2's limit does: every adaptive `Vec`, `String`, `Box` and wide
 /// string the core builds while reading (and every `Vec` read through
-/// `__private::read_vec`) first claims `len * size_of::<T>()` from it, and
-/// is refused with [`ErrorKind::AllocationLimit`] past it, before
-/// allocating. Nested collections claim their total. [`BitReader::new`] sets
+/// `__private::read_vec`) first claims `len * size_of::<T>()` from it (a
+/// zero-sized `T` counted as 1 byte, each allocation as at least 16:
+/// [`BitRead::claim_allocation`]), and is refused with
+/// [`ErrorKind::AllocationLimit`] past it, before allocating. Nested collections claim their total. [`BitReader::new`] sets
 /// [`BitReader::default_limit`] of its input, [`BitReader::with_limit`] a
 /// given one; a hand-written `read_from` that allocates claims with
 /// [`BitRead::claim_allocation`]. A failed read gives back what it
@@ -97,10 +98,10 @@ impl<'a> BitReader<'a> {
     /// ```
     /// # extern crate bitpack_core as bitpack;
     /// use bitpack::{BitRead, BitReader, ErrorKind};
-    /// let mut reader = BitReader::with_limit(&[0u8; 4], 16);
-    /// reader.claim_allocation::<u32>(3)?; // 12 bytes
+    /// let mut reader = BitReader::with_limit(&[0u8; 4], 24);
+    /// reader.claim_allocation::<u32>(5)?; // 20 bytes
     /// assert_eq!(reader.allocation_left(), 4);
-    /// let error = reader.claim_allocation::<u32>(2).unwrap_err();
+    /// let error = reader.claim_allocation::<u32>(1).unwrap_err(); // 16 bytes
     /// assert_eq!(error.kind(), ErrorKind::AllocationLimit);
     /// assert_eq!(reader.allocation_left(), 4); // nothing claimed
     /// # Ok::<(), bitpack::Error>(())

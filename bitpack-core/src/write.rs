@@ -353,9 +353,10 @@ pub trait BitWrite: BitSink + Reserve {
 impl<S: BitSink + Reserve + ?Sized> BitWrite for S {}
 
 /// Runs `write` as one write of a value: on `Err` the writer is put back
-/// exactly as it was (its position, and the bits it held), so what follows
-/// is written where the value would have started. One saved state, a few
-/// words, put back on the cold path.
+/// at its position with every bit before it as it was (bytes past the
+/// position are unspecified: stores the write made there stay), so what
+/// follows is written where the value would have started. One saved
+/// state, a few words, put back on the cold path.
 ///
 /// Generated code: the body of `write_to` (and of `write_changes`,
 /// `write_delta`) as `#p::write_atomic(__writer, |__writer| { BODY })`.

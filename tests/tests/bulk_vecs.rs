@@ -114,11 +114,12 @@ proptest! {
 fn a_small_budget_is_refused_at_the_length() {
     let value = Bulk { lead: 3, flags: vec![true; 9], bytes: vec![7; 20], tail: true };
     let (bytes, _) = written(5, &value, ROOM, by_elements).unwrap();
-    let mut reader = BitReader::with_limit(&bytes, 9 + 19);
+    let mut reader = BitReader::with_limit(&bytes, 16 + 19);
     reader.read_bits(5).unwrap();
     let error = Bulk::read_from(&mut reader).unwrap_err();
-    // The flags' 9 bytes fit; the 20 bytes do not, refused at their length.
+    // The flags' 9 bytes (claimed as 16, an allocation's least) fit; the 20
+    // bytes do not, refused at their length.
     assert_eq!((error.kind(), error.bit()), (ErrorKind::AllocationLimit, 5 + 15 + 8 + 9));
     assert_eq!(reader.bits_read(), 5);
-    assert_eq!(reader.allocation_left(), 9 + 19, "the budget put back too");
+    assert_eq!(reader.allocation_left(), 16 + 19, "the budget put back too");
 }

@@ -1,7 +1,9 @@
-//! A failed write of a value leaves the writer exactly as it was (position
-//! and bytes), and a failed read leaves the reader where it was (position
-//! and allocation budget), so the next value is written or read where the
-//! failed one started.
+//! A failed write of a value leaves the writer's position and every byte
+//! before it as they were (bytes past the position are unspecified: a
+//! derived write stores whole words ahead and does not put them back), and
+//! a failed read leaves the reader where it was (position and allocation
+//! budget), so the next value is written or read where the failed one
+//! started.
 
 use bitpack::__private;
 use bitpack::change::{BitFingerprint, Fingerprint};
@@ -34,7 +36,9 @@ const BAD: Partial = Partial { a: 0xDEAD_BEEF, b: 9 };
 const GOOD: Partial = Partial { a: 7, b: 5 };
 
 /// Writes a marker, tries `write` (which must fail), writes another marker:
-/// the bytes, and where the failure left the writer.
+/// the bytes up to the end of the second marker, and where the failure
+/// left the writer. Bytes past the position after the failure are not
+/// looked at (the second marker and `finish` write over what they need).
 fn marker_around(write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>) -> (Vec<u8>, usize) {
     let mut buf = [0xA5u8; 32];
     let mut writer = BitWriter::new(&mut buf);
@@ -54,7 +58,7 @@ fn a_partial_write_on_its_own_leaves_its_bits() {
 }
 
 #[test]
-fn failed_writes_of_core_composites_change_nothing() {
+fn failed_writes_of_core_composites_keep_the_position_and_the_bytes_before_it() {
     let expected = (vec![0b11101u8], 3);
     assert_eq!(marker_around(|writer| (1u8, BAD).write_to(writer)), expected);
     assert_eq!(marker_around(|writer| (GOOD, BAD, true).write_to(writer)), expected);
@@ -70,7 +74,7 @@ fn failed_writes_of_core_composites_change_nothing() {
 }
 
 #[test]
-fn a_rollback_across_flushed_words_restores_the_bytes() {
+fn a_rollback_across_flushed_words_keeps_the_bytes_before_the_position() {
     // 30 bits pending, then a failing write that flushes words of ones.
     let mut buf = [0u8; 32];
     let mut writer = BitWriter::new(&mut buf);
@@ -161,7 +165,7 @@ fn a_failed_read_gives_back_what_it_claimed() {
     assert!(<(Box<u64>, Box<u64>)>::read_from(&mut reader).is_err());
     assert_eq!((reader.bits_read(), reader.allocation_left()), (0, 100));
     assert_eq!(*<Box<u64>>::read_from(&mut reader).unwrap(), 1);
-    assert_eq!(reader.allocation_left(), 92);
+    assert_eq!(reader.allocation_left(), 100 - 16); // an allocation's least
 }
 
 #[derive(bitpack::BitPack, Debug, Clone, PartialEq)]
@@ -172,7 +176,7 @@ struct Derived {
 }
 
 #[test]
-fn a_failed_derived_write_changes_nothing() {
+fn a_failed_derived_write_keeps_the_position_and_the_bytes_before_it() {
     let (bytes, after_failure) = marker_around(|writer| Derived { a: 0xDEAD_BEEF, b: 9 }.write_to(writer));
     assert_eq!((bytes, after_failure), (vec![0b11101u8], 3));
 }
@@ -530,4 +534,120 @@ fn failed_derived_change_writes_and_reads_leave_the_stream() {
     let mut counter = BitCounter::new();
     good.write_changes(&mut counter, &confirmed, &mut latest).unwrap();
     assert!(counter.bits_written() > 0);
+}
+
+/// Scalars of several widths, 40 bits: in 4 bytes, a whole word is
+/// stored before the fifth byte is refused (`BufferFull`).
+#[derive(bitpack::BitPack, Debug, Clone, PartialEq)]
+struct Scalars {
+    a: u8,
+    b: u8,
+    c: u16,
+    d: bool,
+    #[bits(min = 0, max = 127)]
+    e: u8,
+}
+
+const SCALARS: Scalars = Scalars { a: 7, b: 0, c: 0, d: false, e: 99 };
+
+/// A marker of `lead` bits, then `write` tried in a buffer of `len` bytes
+/// of 0xA5. When `write` is refused, the writer's position is back at
+/// `lead` and every byte before it is as the marker alone left it: the
+/// bytes `finish` returns there are the marker's alone, and so are the
+/// bytes of a second marker written after it. Bytes past the position
+/// are not looked at: they are unspecified after a refused write. Whether
+/// `write` was refused.
+fn refused_write_keeps_what_came_before(
+    len: usize,
+    lead: u32,
+    write: &dyn Fn(&mut BitWriter<'_>) -> Result<(), Error>,
+) -> bool {
+    // `lead` bits of 0x5A5A.. in pieces of at most 32.
+    let marker = |writer: &mut BitWriter<'_>, bits: u32| {
+        let mut left = bits;
+        while left > 0 {
+            let piece = left.min(32);
+            writer.write_bits(0x5A5A_5A5A >> (32 - piece), piece)?;
+            left -= piece;
+        }
+        Ok::<(), Error>(())
+    };
+    // What the buffer holds with the markers alone, finished after each.
+    let alone = |second: u32| {
+        let mut buf = vec![0xA5u8; len];
+        let mut writer = BitWriter::new(&mut buf);
+        marker(&mut writer, lead).unwrap();
+        if second > 0 {
+            writer.write_bits(0b11, second).unwrap();
+        }
+        let used = writer.finish().unwrap();
+        buf[..used].to_vec()
+    };
+    let with_failure = |second: u32| {
+        let mut buf = vec![0xA5u8; len];
+        let mut writer = BitWriter::new(&mut buf);
+        marker(&mut writer, lead).unwrap();
+        if write(&mut writer).is_ok() {
+            return None;
+        }
+        assert_eq!(writer.bits_written(), lead as usize, "{len} bytes, {lead} bits before");
+        if second > 0 {
+            writer.write_bits(0b11, second).unwrap();
+        }
+        let used = writer.finish().unwrap();
+        Some(buf[..used].to_vec())
+    };
+    let Some(finished) = with_failure(0) else { return false };
+    assert_eq!(finished, alone(0), "{len} bytes, {lead} bits before");
+    if len * 8 >= lead as usize + 2 {
+        assert_eq!(with_failure(2), Some(alone(2)), "{len} bytes, {lead} bits before, then 2");
+    }
+    true
+}
+
+/// A write to try, by name.
+type BoxedWrite<'a> = Box<dyn Fn(&mut BitWriter<'_>) -> Result<(), Error> + 'a>;
+
+#[test]
+fn refused_derived_writes_keep_the_position_and_the_bytes_before_it() {
+    use bitpack::ChangeGroups;
+    // Refused by a value (out of range, too long) or by the buffer's end.
+    let squads = [
+        Squad { levels: vec![1, 2, 9], ..squad() },
+        Squad { name: "too long".into(), ..squad() },
+        Squad { order: Some(Order::Move { distance: 10, speed: 9 }), ..squad() },
+        squad(),
+    ];
+    let tracked = Tracked { a: 7, b: 9 };
+    let baseline = Tracked { a: 1, b: 1 };
+    let writes: Vec<(&str, BoxedWrite<'_>)> = vec![
+        ("scalars", Box::new(|writer| SCALARS.write_to(writer))),
+        ("derived", Box::new(|writer| Derived { a: 0xDEAD_BEEF, b: 9 }.write_to(writer))),
+        ("squad vec", Box::new(|writer| squads[0].write_to(writer))),
+        ("squad string", Box::new(|writer| squads[1].write_to(writer))),
+        ("squad enum", Box::new(|writer| squads[2].write_to(writer))),
+        ("squad", Box::new(|writer| squads[3].write_to(writer))),
+        ("adaptive", Box::new(|writer| Score { delta: -3, total: 1 << 40 }.write_to(writer))),
+        ("delta", Box::new(|writer| tracked.write_delta(&baseline, writer))),
+    ];
+    for (name, write) in &writes {
+        let mut refused = 0;
+        for len in 0..=24 {
+            for lead in [0, 1, 3, 7, 8, 13, 31, 32, 33, 63] {
+                if lead as usize <= len * 8 && refused_write_keeps_what_came_before(len, lead, &**write) {
+                    refused += 1;
+                }
+            }
+        }
+        assert!(refused > 0, "{name} was never refused");
+    }
+    // The case: `Scalars` in 4 bytes of 0xA5 is refused, and the
+    // writer is at 0 with nothing before it; the 4 bytes past it are
+    // unspecified (the word stored before the refusal stays).
+    let mut buf = [0xA5u8; 4];
+    let mut writer = BitWriter::new(&mut buf);
+    assert_eq!(SCALARS.write_to(&mut writer).unwrap_err().kind(), ErrorKind::BufferFull);
+    assert_eq!(writer.bits_written(), 0);
+    assert_eq!(writer.finish(), Ok(0));
+    assert!(refused_write_keeps_what_came_before(4, 0, &|writer| SCALARS.write_to(writer)));
 }

@@ -258,10 +258,10 @@ pub const fn adaptive_vec_max_bits<T: AdaptiveInt>(max_len: usize) -> usize {
 /// Reads a `Vec` written by [`write_adaptive_vec`] with the same `max_len`.
 /// Refuses a length over `max_len` (`TooLong`), a count of values of the
 /// group's minimum size that cannot fit in what remains (`UnexpectedEnd`),
-/// and a count whose `count * size_of::<T>()` is past the reader's
-/// allocation budget (`AllocationLimit`), all before allocating: so it
-/// never allocates more than `max_len` values, nor past the budget (all
-/// zeros in a shared width of 0 take no bits each).
+/// and a count whose `count * size_of::<T>()` (at least 16 bytes) is past
+/// the reader's allocation budget (`AllocationLimit`), all before
+/// allocating: so it never allocates more than `max_len` values, nor past
+/// the budget (all zeros in a shared width of 0 take no bits each).
 ///
 /// ```
 /// # extern crate bitpack_core as bitpack;

@@ -48,8 +48,9 @@
 //! Readers check that a value's bits, or a group's or `Vec`'s minimum size,
 //! fit in the bits that remain before reading or allocating; a length is
 //! refused above its declared maximum, and a `Vec` whose `count *
-//! size_of::<T>()` is past the reader's allocation budget (zeros sharing a
-//! width of 0 take no bits, so only the budget bounds them). Readers refuse
+//! size_of::<T>()` (at least 16 bytes) is past the reader's allocation
+//! budget (zeros sharing a width of 0 take no bits, so only the budget
+//! bounds them). Readers refuse
 //! what no writer produces (`NonCanonical`): a message's sign bit set with
 //! no negative value, a group sent per value where the shared width is
 //! strictly shorter, or with a shared width that is not strictly shorter or

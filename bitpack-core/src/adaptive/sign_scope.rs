@@ -71,7 +71,8 @@ pub trait SignScope: Sized {
 
 /// Writes `value` as a whole message: the sign bit (only when the type
 /// holds signed adaptive values), then the value under the chosen mode; on
-/// `Err` the writer is left exactly as it was.
+/// `Err` the writer is left at its position with every byte before it as
+/// it was (bytes past it are unspecified).
 /// This is `BitPack::write_to` of a type with adaptive fields; see
 /// [`SignScope`] for an example.
 #[inline]

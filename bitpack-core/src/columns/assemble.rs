@@ -35,6 +35,14 @@ pub fn claim_column<T>(reader: &mut impl BitRead, count: usize) -> Result<(), Er
     reader.claim_allocation::<T>(count)
 }
 
+/// Claims one allocation of `len` values of `T` for each of `lengths`:
+/// the `Vec`s (or strings) cut from a flat column are each copied into a
+/// heap block of their own while the column is still live.
+#[inline]
+pub(crate) fn claim_each<T>(reader: &mut impl BitRead, lengths: &[usize]) -> Result<(), Error> {
+    lengths.iter().try_for_each(|&len| reader.claim_allocation::<T>(len))
+}
+
 /// `Option`s from their presence and the present values, in order.
 pub fn zip_options<T>(
     reader: &mut impl BitRead,
@@ -57,6 +65,7 @@ pub fn split_vecs<T>(
     values: Vec<T>,
 ) -> Result<Vec<Vec<T>>, Error> {
     claim_column::<Vec<T>>(reader, lengths.len())?;
+    claim_each::<T>(reader, &lengths)?;
     let mut values = values.into_iter();
     let mut vecs = Vec::with_capacity(lengths.len());
     for len in lengths {
@@ -77,6 +86,7 @@ pub fn split_copy_vecs<T: Copy>(
     values: Vec<T>,
 ) -> Result<Vec<Vec<T>>, Error> {
     claim_column::<Vec<T>>(reader, lengths.len())?;
+    claim_each::<T>(reader, &lengths)?;
     let mut rest = values.as_slice();
     let mut vecs = Vec::with_capacity(lengths.len());
     for len in lengths {

@@ -141,6 +141,7 @@ pub fn read_text_column(
     let (lengths, total) = read_length_column(reader, count, max_len)?;
     let bytes = read_int_column::<u8>(reader, total)?;
     reader.claim_allocation::<String>(count)?;
+    super::assemble::claim_each::<u8>(reader, &lengths)?;
     // Every string is UTF-8 exactly when all the bytes are and each string
     // starts on a character: one check of the column, not one per string.
     let Ok(mut rest) = core::str::from_utf8(&bytes) else {

@@ -51,8 +51,8 @@ pub fn write_items<W: BitWrite, T: BitPack>(
 
 /// Reads what [`write_items`] wrote, as [`read_vec`](super::read_vec) does
 /// (the length refused unless `len` elements of `T::MIN_BITS` can be in the
-/// input, `len * size_of::<T>()` claimed first, the reader back where it was
-/// on `Err`), the elements through `T`'s `__read_items`.
+/// input, `len` `T`s claimed first, the reader back where it was on `Err`),
+/// the elements through `T`'s `__read_items`.
 ///
 /// Generated code: `#p::read_items::<_, T>(__reader, MAX_LEN)?`
 #[cfg(feature = "alloc")]

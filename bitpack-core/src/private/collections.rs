@@ -76,7 +76,8 @@ where
 /// Reads what [`write_sequence`] wrote into any collection made from a
 /// `Vec` (`VecDeque` and `Box<[T]>` take its buffer as it is), through
 /// [`read_vec`]: elements take at least `min_element_bits` each, and
-/// `len x size_of::<T>()` is claimed from the allocation budget first.
+/// `len` `T`s are claimed from the allocation budget first
+/// (`BitRead::claim_allocation`).
 #[inline]
 pub fn read_sequence<R: BitRead, C: From<Vec<T>>, T>(
     reader: &mut R,
@@ -134,9 +135,9 @@ where
 
 /// Reads what [`write_adaptive_len_sequence`] wrote into any collection made
 /// from a `Vec`: the length (refused over `max_len`, and unless `len`
-/// elements of `min_element_bits` can still be in the input), then
-/// `len x size_of::<T>()` claimed from the allocation budget, then the
-/// elements. On `Err` the reader is back where it was.
+/// elements of `min_element_bits` can still be in the input), then `len`
+/// `T`s claimed from the allocation budget (`BitRead::claim_allocation`),
+/// then the elements. On `Err` the reader is back where it was.
 #[inline]
 pub fn read_adaptive_len_sequence<R: BitRead, C: From<Vec<T>>, T>(
     reader: &mut R,

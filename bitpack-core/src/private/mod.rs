@@ -356,8 +356,9 @@ pub fn read_len(reader: &mut impl BitRead, max_len: usize, min_element_bits: usi
 
 /// Reads a `Vec` written as [`write_len`] then its elements: the length
 /// (refused unless `len` elements of `min_element_bits` can still be in
-/// the input), then `len * size_of::<T>()` claimed from the reader's
-/// allocation budget before allocating, then the elements. On `Err` the
+/// the input), then `len` `T`s claimed from the reader's allocation budget
+/// before allocating ([`BitRead::claim_allocation`]: `len * size_of::<T>()`,
+/// at least a byte each and 16 in all), then the elements. On `Err` the
 /// reader is back where it was.
 ///
 /// Generated code: `#p::read_vec(__reader, MAX_LEN, MIN_ELEMENT_BITS,
@@ -394,9 +395,9 @@ pub(crate) fn read_counted<R: BitRead, T>(
     })
 }
 
-/// [`read_len`], then `len * size_of::<T>()` claimed from the allocation
-/// budget (refused at the length's bit): what every `Vec` read does before
-/// it allocates.
+/// [`read_len`], then `len` `T`s claimed from the allocation budget
+/// (`BitRead::claim_allocation`; refused at the length's bit): what every
+/// `Vec` read does before it allocates.
 #[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn read_claimed_len<T>(

@@ -7,6 +7,13 @@ use crate::unchecked::Words;
 /// Writes bits into a byte buffer of any length, LSB first, flushing
 /// 32-bit little-endian words as the reference does. Never allocates.
 ///
+/// A refused write of a value (derived or the core's) leaves the position
+/// and every byte before it as they were (the bytes `finish` returns: up
+/// to 31 bits before the position wait in the writer, not yet in the
+/// buffer); bytes past the position are unspecified, since the writer
+/// stores whole words ahead of it and a refused write does not put them
+/// back.
+///
 /// ```
 /// # extern crate bitpack_core as bitpack;
 /// use bitpack::{BitWrite, BitWriter};

@@ -1,5 +1,6 @@
-//! Bodies that fail whole: a failed write leaves the writer exactly as it
-//! was, a failed read leaves the reader where it was, through the runtime's
+//! Bodies that fail whole: a failed write leaves the writer's position and
+//! every byte before it as they were (bytes past it are unspecified), a
+//! failed read leaves the reader where it was, through the runtime's
 //! `write_atomic` / `read_atomic` (one saved state, put back on the cold
 //! path). Every impl's own body is wrapped, as any of them may be called
 //! on its own; a nested value's body is then wrapped again inside its

@@ -107,7 +107,7 @@ impl Codec for Sequence<'_> {
     }
 
     /// Through `read_vec`: the length refused unless its elements can be in
-    /// the input, then `len * size_of::<T>()` claimed from the budget.
+    /// the input, then `len` `T`s claimed from the budget.
     fn read(&self, names: &Names, depth: usize) -> TokenStream {
         let (p, reader, max_len) = (&names.runtime, &names.reader, &self.max_len);
         if let Some(Bulk { read, .. }) = bulk(&self.element) {
