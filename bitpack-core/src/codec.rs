@@ -60,7 +60,9 @@ pub fn encode<T: BitPack>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
 /// Reads a `T` from `bytes`, refusing whole bytes left over after it
 /// ([`ErrorKind::TrailingBytes`]): a message is one value, so extra bytes
 /// mean the peers disagree on the layout. The unused bits of the last byte
-/// are ignored. What the value allocates is bounded by
+/// must be the writer's zeros ([`ErrorKind::NonCanonical`] otherwise: a
+/// value of a newer type with one more small field would decode, the field
+/// dropped). What the value allocates is bounded by
 /// [`BitReader::default_limit`]`(bytes.len())` (64 KiB plus 1 KiB per input
 /// byte; [`ErrorKind::AllocationLimit`] past it): see [`decode_with_limit`].
 ///
@@ -70,6 +72,8 @@ pub fn encode<T: BitPack>(value: &T) -> Result<alloc::vec::Vec<u8>, Error> {
 /// assert_eq!(bitpack::decode::<(bool, u8)>(&[0x0F, 0x00])?, (true, 7));
 /// let error = bitpack::decode::<(bool, u8)>(&[0x0F, 0x00, 0x00]).unwrap_err();
 /// assert_eq!(error.kind(), ErrorKind::TrailingBytes);
+/// let error = bitpack::decode::<(bool, u8)>(&[0x0F, 0x02]).unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::NonCanonical);
 /// # Ok::<(), bitpack::Error>(())
 /// ```
 #[inline]
@@ -95,8 +99,14 @@ pub fn decode<T: BitPack>(bytes: &[u8]) -> Result<T, Error> {
 pub fn decode_with_limit<T: BitPack>(bytes: &[u8], limit: usize) -> Result<T, Error> {
     let mut reader = BitReader::with_limit(bytes, limit);
     let value = T::read_from(&mut reader)?;
-    if reader.bits_remaining() >= 8 {
+    let left = reader.bits_remaining();
+    if left >= 8 {
         return Err(Error::new(ErrorKind::TrailingBytes, reader.bits_read()));
+    }
+    // The writer pads the last byte with zeros: other bits there would be
+    // dropped (a newer type's field, say) and not re-encode.
+    if left > 0 && reader.read_bits(left as u32)? != 0 {
+        return Err(Error::new(ErrorKind::NonCanonical, bytes.len() * 8 - left));
     }
     Ok(value)
 }

@@ -66,8 +66,11 @@ pub enum ErrorKind {
     /// under (a `Vec` kept sorted by a `#[bitpack(key)]` field).
     KeyMismatch,
     /// A packet's check does not match its bytes: corrupted, truncated, or
-    /// written for another world type.
+    /// a delta written for another world type.
     ChecksumMismatch,
+    /// A packet is intact but written for another world type (another
+    /// `SCHEMA`: a client built from other source than its server).
+    SchemaMismatch,
 }
 
 impl ErrorKind {
@@ -91,6 +94,7 @@ impl ErrorKind {
             ErrorKind::MissingBaseline => "delta against a state the receiver does not hold",
             ErrorKind::KeyMismatch => "entry's key differs from the key it is sent under",
             ErrorKind::ChecksumMismatch => "packet check does not match its bytes",
+            ErrorKind::SchemaMismatch => "packet written for another world type",
         }
     }
 }

@@ -49,3 +49,10 @@ pub fn assert_rewrites(
     assert_eq!(again_end, end, "{what} re-encodes to {} bits, read {}", again_end - start, end - start);
     assert!(same_bits(stream, &again, start, end), "{what} re-encodes to other bits");
 }
+
+/// Whether `bytes` end with at most the last byte's padding after bit
+/// `end`, all zeros: what `decode` accepts after a value.
+pub fn ends_at(bytes: &[u8], end: usize) -> bool {
+    let total = bytes.len() * 8;
+    total - end < 8 && (end..total).all(|index| !bit(bytes, index))
+}

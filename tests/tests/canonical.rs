@@ -325,3 +325,38 @@ fn nested_and_run_groups_sent_equal_to_their_baseline_are_refused() {
     let used = writer.finish().unwrap();
     assert_eq!(buf[..used], bytes[..]);
 }
+
+/// A hit, and the next version of it: one more 5-bit field, which fits in
+/// the last byte's padding.
+#[derive(BitPack, Debug, PartialEq)]
+struct Hit {
+    #[bits(min = 0, max = 1023)]
+    target: u16,
+    critical: bool,
+}
+
+#[derive(BitPack, Debug, PartialEq)]
+struct HitV2 {
+    #[bits(min = 0, max = 1023)]
+    target: u16,
+    critical: bool,
+    #[bits(min = 0, max = 31)]
+    damage: u8,
+}
+
+#[test]
+fn decode_refuses_bits_after_the_value_in_its_last_byte() {
+    let newer = bitpack::encode(&HitV2 { target: 700, critical: true, damage: 9 }).unwrap();
+    let older = bitpack::encode(&Hit { target: 700, critical: true }).unwrap();
+    assert_eq!(newer.len(), older.len());
+    let error = bitpack::decode::<Hit>(&newer).unwrap_err();
+    assert_eq!((error.kind(), error.bit()), (ErrorKind::NonCanonical, 11));
+    assert_eq!(
+        bitpack::decode_with_limit::<Hit>(&newer, 1 << 10).map_err(|e| e.kind()),
+        Err(ErrorKind::NonCanonical)
+    );
+    // A zero field in the padding is the older value's own bits.
+    let zero = bitpack::encode(&HitV2 { target: 700, critical: true, damage: 0 }).unwrap();
+    assert_eq!(bitpack::decode::<Hit>(&zero), Ok(Hit { target: 700, critical: true }));
+    assert_eq!(bitpack::decode::<Hit>(&older), Ok(Hit { target: 700, critical: true }));
+}

@@ -136,13 +136,13 @@ fn a_packet_that_cannot_hold_even_one_entry_is_refused_and_not_recorded() {
     let mut rng = SplitMix64(5);
     let world = World::random(&mut rng, 10);
     let mut sender: Sender<World> = Sender::new();
-    // A whole world without units: a 65-bit header, 32 + 7 + 9 + 14 + 14
-    // bits of scalars and an 11-bit length, 19 bytes. A unit takes more
+    // A whole world without units: a 97-bit header, 32 + 7 + 9 + 14 + 14
+    // bits of scalars and an 11-bit length, 23 bytes. A unit takes more
     // than the 0 bits left.
-    let mut buf = [0u8; 19];
-    assert_eq!(sender.write(&world, &mut buf), Ok(19));
+    let mut buf = [0u8; 23];
+    assert_eq!(sender.write(&world, &mut buf), Ok(23));
     assert!(sender.sent(0).expect("recorded").units.is_empty());
-    let mut buf = [0u8; 18];
+    let mut buf = [0u8; 22];
     let error = sender.write(&world, &mut buf).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::BufferFull);
     assert_eq!(sender.next_sequence(), 1);

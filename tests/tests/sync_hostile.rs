@@ -88,7 +88,13 @@ fn a_packet_for_another_world_type_is_refused() {
     let mut sender: Sender<Unit> = Sender::new();
     let mut buf = [0u8; 2048];
     let used = sender.write(&Unit::random(&mut rng, 3), &mut buf).expect("writes");
-    assert_eq!(refused(&mut receiver, &buf[..used]), Some(ErrorKind::ChecksumMismatch));
+    assert_eq!(refused(&mut receiver, &buf[..used]), Some(ErrorKind::SchemaMismatch));
+    // Corrupt, it is corrupt.
+    for bit in 0..used * 8 {
+        let mut flipped = buf[..used].to_vec();
+        flipped[bit / 8] ^= 1 << (bit % 8);
+        assert_eq!(refused(&mut receiver, &flipped), Some(ErrorKind::ChecksumMismatch), "bit {bit}");
+    }
 }
 
 #[test]

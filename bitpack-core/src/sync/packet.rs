@@ -3,14 +3,17 @@
 //! Wire form: a 32-bit check, the sequence's low 16 bits, one bit for "a
 //! delta", then for a delta the baseline's sequence as
 //! `write_ack_relative(sequence, baseline)` (7 bits when it is at most 64
-//! behind), for a whole state the sequence's high 16 bits (its lap); then
-//! the world, whole or as a delta. 56 bits before the world's for a delta,
-//! 65 for a whole state.
+//! behind), for a whole state the sequence's high 16 bits (its lap) and
+//! the world type's schema folded to 32 bits; then the world, whole or as
+//! a delta. 56 bits before the world's for a delta, 97 for a whole state.
 //!
 //! Both sides count sequences in 32 bits. A delta does not carry its lap:
-//! the check covers the baseline's lap, so a receiver holding the same
-//! 16-bit sequence from another lap of the counter finds the check wrong
-//! for the state it holds and never decodes against it.
+//! its check covers the baseline's lap and the world type's schema, so a
+//! receiver holding the same 16-bit sequence from another lap of the
+//! counter finds the check wrong for the state it holds and never decodes
+//! against it. A whole state's check covers its bytes alone, schema
+//! included, so a receiver tells a whole state of another world type
+//! (`SchemaMismatch`) from a corrupt packet (`ChecksumMismatch`).
 
 use crate::change::sequence_newer;
 use crate::error::{Error, ErrorKind};
@@ -48,37 +51,36 @@ pub(crate) struct Header {
 }
 
 impl Header {
-    /// Writes the header, its check as zeros until [`seal`] fills it in.
-    pub(crate) fn write<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
+    /// Writes the header of a packet for a world type of `schema`, its
+    /// check as zeros until [`seal`] fills it in.
+    pub(crate) fn write<W: BitWrite>(&self, writer: &mut W, schema: u64) -> Result<(), Error> {
         writer.write_u32(0)?;
         writer.write_u16(wire(self.sequence))?;
         writer.write_bool(self.baseline.is_some())?;
         match self.baseline {
             Some(baseline) => writer.write_ack_relative(wire(self.sequence), wire(baseline)),
-            None => writer.write_u16((self.sequence >> 16) as u16),
+            None => {
+                writer.write_u16((self.sequence >> 16) as u16)?;
+                writer.write_u32(fold(schema))
+            }
         }
     }
+}
 
-    /// The check's context: a delta's check covers its baseline's lap.
-    fn context(&self) -> u64 {
-        self.baseline.map_or(0, |baseline| 1 + u64::from(baseline >> 16))
-    }
+/// A schema in 32 bits, as a whole state carries it.
+pub(crate) const fn fold(schema: u64) -> u32 {
+    (schema ^ schema >> 32) as u32
 }
 
 /// A header as read, before the check is known to hold: a delta's laps
 /// are the receiver's to find.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Incoming {
-    Whole {
-        sequence: Sequence,
-    },
+    /// The sequence and the folded schema of the world type it is for.
+    Whole { sequence: Sequence, schema: u32 },
     /// The low bits of the sequence and of the baseline, and how far the
     /// baseline is behind.
-    Delta {
-        sequence: u16,
-        baseline: u16,
-        behind: u16,
-    },
+    Delta { sequence: u16, baseline: u16, behind: u16 },
 }
 
 impl Incoming {
@@ -88,7 +90,8 @@ impl Incoming {
         let sequence = reader.read_u16().ok()?;
         if !reader.read_bool().ok()? {
             let lap = reader.read_u16().ok()?;
-            return Some(Incoming::Whole { sequence: u32::from(lap) << 16 | u32::from(sequence) });
+            let schema = reader.read_u32().ok()?;
+            return Some(Incoming::Whole { sequence: u32::from(lap) << 16 | u32::from(sequence), schema });
         }
         let baseline = reader.read_ack_relative(sequence).ok()?;
         // A sender deltas only against states it sent before.
@@ -103,7 +106,7 @@ impl Incoming {
     /// bits; a whole state's header has none).
     pub(crate) fn with_baseline(self, baseline: Sequence) -> Header {
         match self {
-            Incoming::Whole { sequence } => Header { sequence, baseline: None },
+            Incoming::Whole { sequence, .. } => Header { sequence, baseline: None },
             Incoming::Delta { behind, .. } => {
                 Header { sequence: baseline.wrapping_add(u32::from(behind)), baseline: Some(baseline) }
             }
@@ -122,12 +125,11 @@ fn step(state: u64, word: u64) -> u64 {
 }
 
 impl Digest {
-    /// `bytes` after the check, and the world type's `schema`: one
-    /// multiply per 8 bytes.
-    pub(crate) fn of(schema: u64, packet: &[u8]) -> Self {
+    /// A packet's bytes after the check: one multiply per 8 bytes.
+    pub(crate) fn of(packet: &[u8]) -> Self {
         let bytes = packet.get(CHECK_BYTES..).unwrap_or_default();
         let (words, tail) = bytes.as_chunks::<8>();
-        let mut state = step(schema, bytes.len() as u64);
+        let mut state = step(0, bytes.len() as u64);
         for word in words {
             state = step(state, u64::from_le_bytes(*word));
         }
@@ -136,13 +138,16 @@ impl Digest {
         Digest(step(state, u64::from_le_bytes(last)))
     }
 
-    /// The 32-bit check of a packet with `header`: the digest, the
-    /// header's context, then a finalizer, so any change of one word
-    /// changes the check with probability about 1 - 2^-32. It detects
-    /// corruption, stray packets and a baseline from another lap, not
-    /// forgery.
-    pub(crate) fn check(self, header: &Header) -> u32 {
-        let mut state = step(self.0, header.context());
+    /// The 32-bit check of a packet with `header` for a world type of
+    /// `schema`: the digest, for a delta the schema and the baseline's lap,
+    /// then a finalizer, so any change of one word changes the check with
+    /// probability about 1 - 2^-32. It detects corruption, stray packets
+    /// and a baseline from another lap, not forgery.
+    pub(crate) fn check(self, header: &Header, schema: u64) -> u32 {
+        let mut state = match header.baseline {
+            Some(baseline) => step(step(self.0, schema), 1 + u64::from(baseline >> 16)),
+            None => self.0,
+        };
         state ^= state >> 33;
         state = state.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
         state ^= state >> 33;
@@ -153,7 +158,7 @@ impl Digest {
 /// Writes the check of `packet` (its first 4 bytes), written with `header`
 /// for a world type of `schema`.
 pub(crate) fn seal(packet: &mut [u8], schema: u64, header: &Header) {
-    let check = Digest::of(schema, packet).check(header);
+    let check = Digest::of(packet).check(header, schema);
     if let Some((head, _)) = packet.split_first_chunk_mut::<CHECK_BYTES>() {
         *head = check.to_le_bytes();
     }
@@ -172,12 +177,12 @@ mod tests {
     use super::*;
     use crate::BitWriter;
 
-    fn sealed(header: &Header) -> [u8; 21] {
-        let mut packet = [0u8; 21];
+    fn sealed(header: &Header) -> [u8; 24] {
+        let mut packet = [0u8; 24];
         let mut writer = BitWriter::new(&mut packet);
-        header.write(&mut writer).unwrap();
+        header.write(&mut writer, 7).unwrap();
         writer.finish().unwrap();
-        for (index, byte) in packet.iter_mut().enumerate().skip(12) {
+        for (index, byte) in packet.iter_mut().enumerate().skip(14) {
             *byte = (index * 37) as u8;
         }
         seal(&mut packet, 7, header);
@@ -185,22 +190,27 @@ mod tests {
     }
 
     fn opens(packet: &[u8], schema: u64, header: &Header) -> bool {
-        carried(packet).is_ok_and(|check| check == Digest::of(schema, packet).check(header))
+        carried(packet).is_ok_and(|check| check == Digest::of(packet).check(header, schema))
     }
 
     #[test]
     fn any_flipped_bit_fails_the_check() {
-        let header = Header { sequence: 70_000, baseline: Some(69_990) };
-        let packet = sealed(&header);
-        assert!(opens(&packet, 7, &header));
-        assert!(!opens(&packet, 8, &header));
-        for bit in 0..packet.len() * 8 {
-            let mut flipped = packet;
-            flipped[bit / 8] ^= 1 << (bit % 8);
-            assert!(!opens(&flipped, 7, &header), "bit {bit}");
+        for header in
+            [Header { sequence: 70_000, baseline: Some(69_990) }, Header { sequence: 70_000, baseline: None }]
+        {
+            let packet = sealed(&header);
+            assert!(opens(&packet, 7, &header));
+            for bit in 0..packet.len() * 8 {
+                let mut flipped = packet;
+                flipped[bit / 8] ^= 1 << (bit % 8);
+                assert!(!opens(&flipped, 7, &header), "bit {bit}");
+            }
+            assert!(!opens(&packet[..20], 7, &header));
+            assert!(carried(&packet[..3]).is_err());
         }
-        assert!(!opens(&packet[..20], 7, &header));
-        assert!(carried(&packet[..3]).is_err());
+        // A delta's check covers the schema; a whole state carries it.
+        let delta = Header { sequence: 70_000, baseline: Some(69_990) };
+        assert!(!opens(&sealed(&delta), 8, &delta));
     }
 
     #[test]
@@ -219,13 +229,11 @@ mod tests {
     }
 
     #[test]
-    fn whole_states_carry_their_lap() {
+    fn whole_states_carry_their_lap_and_schema() {
         let header = Header { sequence: 3 << 16 | 5, baseline: None };
         let packet = sealed(&header);
-        assert_eq!(
-            Incoming::read(&mut crate::BitReader::new(&packet)),
-            Some(Incoming::Whole { sequence: 3 << 16 | 5 })
-        );
+        let read = Incoming::read(&mut crate::BitReader::new(&packet));
+        assert_eq!(read, Some(Incoming::Whole { sequence: 3 << 16 | 5, schema: fold(7) }));
         assert!(opens(&packet, 7, &header));
     }
 

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::acks::{ACK_BITS, Acks};
-use super::packet::{Digest, Incoming, Sequence, carried, nearest, newer, wire};
+use super::packet::{Digest, Incoming, Sequence, carried, fold, nearest, newer, wire};
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -57,8 +57,10 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
     /// Decodes a packet: `Ok(Some(world))` for a state newer than any
     /// decoded before (kept, and acknowledged from now on); `Ok(None)` for
     /// a stale or duplicate packet, which is ignored. `Err` for bytes that
-    /// are not a packet for this world type (`ChecksumMismatch`,
-    /// `UnexpectedEnd`, ...), or a delta against a state this receiver does
+    /// are not a packet (`ChecksumMismatch`, `UnexpectedEnd`, ...), a whole
+    /// state written for another world type, another `SCHEMA`
+    /// (`SchemaMismatch`; a delta for one is `ChecksumMismatch`: this
+    /// receiver holds no state of that type), or a delta against a state this receiver does
     /// not hold (`MissingBaseline`), including one that has the same 16-bit
     /// sequence from another lap of the counter. Only `Ok(Some)` changes
     /// the receiver.
@@ -67,10 +69,17 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
         let mut reader = BitReader::new(bytes);
         let corrupt = Error::new(ErrorKind::ChecksumMismatch, 0);
         let read = Incoming::read(&mut reader).ok_or(corrupt)?;
-        let digest = Digest::of(W::SCHEMA, bytes);
+        let digest = Digest::of(bytes);
         let header = match read {
-            Incoming::Whole { .. } => {
-                Some(read.with_baseline(0)).filter(|header| digest.check(header) == carried)
+            Incoming::Whole { schema, .. } => {
+                let header = read.with_baseline(0);
+                if digest.check(&header, W::SCHEMA) != carried {
+                    return Err(corrupt);
+                }
+                if schema != fold(W::SCHEMA) {
+                    return Err(Error::new(ErrorKind::SchemaMismatch, 0));
+                }
+                Some(header)
             }
             Incoming::Delta { baseline, .. } => {
                 // The baseline's lap: the nearest, where the state held is,
@@ -78,7 +87,7 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
                 let near = self.latest.map_or(Sequence::from(baseline), |latest| nearest(baseline, latest));
                 let laps = [0, -1].into_iter().chain(1..=LAPS_AHEAD);
                 laps.map(|lap| read.with_baseline(near.wrapping_add_signed(lap << 16)))
-                    .find(|header| digest.check(header) == carried)
+                    .find(|header| digest.check(header, W::SCHEMA) == carried)
             }
         }
         .ok_or(corrupt)?;

@@ -341,7 +341,7 @@ fn write_packet<W: ChangeGroups, S: BitWrite>(
     writer: &mut S,
     budget: &mut Budget,
 ) -> Result<(), Error> {
-    header.write(writer)?;
+    header.write(writer, W::SCHEMA)?;
     match baseline {
         Some(baseline) => world.write_delta_within(baseline, writer, budget),
         None => world.write_to_within(writer, budget),
