@@ -13,6 +13,8 @@ mod decode_columns;
 mod decode_derived;
 #[path = "../../fuzz/logic/read_ops.rs"]
 mod read_ops;
+#[path = "../../fuzz/logic/sync_receiver.rs"]
+mod sync_receiver;
 
 use std::path::Path;
 
@@ -81,4 +83,9 @@ fn adaptive_and_changes() {
 #[test]
 fn adaptive_and_changes_deltas_rewrite_exactly() {
     replay("adaptive_and_changes", 0xD1B5_4A32_D192_ED03, adaptive_and_changes::check_delta_exactly);
+}
+
+#[test]
+fn sync_receiver() {
+    replay("sync_receiver", 0x94D0_49BB_1331_11EB, sync_receiver::check);
 }
