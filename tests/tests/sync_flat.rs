@@ -9,6 +9,7 @@ mod change_groups_common;
 mod sync_common;
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use bitpack::sync::{Receiver, Sender};
 use bitpack::{BitPack, ChangeGroups};
@@ -54,6 +55,85 @@ struct Nesting {
     #[change_group]
     #[bitpack(max_len = 8)]
     units: BTreeMap<u8, Unit>,
+}
+
+/// An entity that is not `Send`: its map held whole, so that a `Sender`
+/// is `Send + Sync` whenever its world is.
+#[derive(BitPack, Clone, Debug, Default, PartialEq)]
+struct Shared {
+    #[change_group(score)]
+    #[bits(min = 0, max = 1000)]
+    score: u16,
+    #[change_group(tag)]
+    tag: Rc<bool>,
+}
+
+/// One keyed map of entries that are not `Send`: held whole.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct NotSend {
+    #[change_group(clock)]
+    tick: u32,
+    #[change_group]
+    #[bitpack(max_len = 8)]
+    shared: BTreeMap<u8, Shared>,
+}
+
+fn send_and_sync<T: Send + Sync>() {}
+
+/// Every world's sender and receiver that is `Send + Sync` (checked
+/// when this compiles).
+fn senders_of<W: ChangeGroups + Clone + Send + Sync>() {
+    send_and_sync::<Sender<W>>();
+    send_and_sync::<Sender<W, 4>>();
+    send_and_sync::<Receiver<W>>();
+}
+
+#[test]
+fn senders_and_receivers_are_send_and_sync_when_their_world_is() {
+    senders_of::<Flat>();
+    senders_of::<World>();
+    senders_of::<SortedWorld>();
+    senders_of::<Tree<Unit>>();
+    senders_of::<TwoMaps>();
+    // A sender moves into a network thread.
+    let mut sender: Sender<Flat> = Sender::new();
+    let world = Flat { tick: 3, units: BTreeMap::from([(7, Unit::spawn())]) };
+    let packet = std::thread::spawn(move || {
+        let mut buf = [0u8; 256];
+        let used = sender.write(&world, &mut buf).expect("writes");
+        buf[..used].to_vec()
+    })
+    .join()
+    .expect("the thread writes");
+    let mut receiver: Receiver<Flat> = Receiver::new();
+    assert!(receiver.read(&packet).expect("reads").is_some());
+}
+
+#[test]
+fn a_map_of_entries_that_are_not_send_is_held_whole() {
+    const { assert!(!NotSend::FLAT_MAP) };
+    let mut sender: Sender<NotSend, 4> = Sender::new();
+    let mut receiver: Receiver<NotSend, 4> = Receiver::new();
+    let mut buf = [0u8; 256];
+    let mut world = NotSend { tick: 0, shared: BTreeMap::new() };
+    for tick in 0..40u32 {
+        world.tick = tick;
+        let id = (tick * 5 % 11) as u8;
+        world.shared.insert(id, Shared { score: (tick * 37 % 1000) as u16, tag: Rc::new(tick % 3 == 0) });
+        if world.shared.len() > 6 {
+            let first = *world.shared.keys().next().expect("entries");
+            world.shared.remove(&first);
+        }
+        let sequence = sender.next_sequence();
+        // Some packets cut short: the budget holds entries back.
+        let room = if tick % 4 == 1 { 14 } else { buf.len() };
+        let used = sender.write(&world, &mut buf[..room]).expect("writes");
+        let recorded = sender.sent(sequence).expect("recorded");
+        if tick % 7 != 3 {
+            assert_eq!(receiver.read(&buf[..used]).expect("reads"), Some(&recorded), "tick {tick}");
+            sender.ack(&receiver.acks());
+        }
+    }
 }
 
 #[test]

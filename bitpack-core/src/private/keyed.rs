@@ -1704,7 +1704,10 @@ pub mod flat_map {
     }
 
     /// In a measure pass, the world's entries copied into the visit's list.
-    fn copy_world<K: Key + 'static, V: Clone + 'static>(budget: &mut Budget, map: &BTreeMap<K, V>) {
+    fn copy_world<K: Key + Send + Sync + 'static, V: Clone + Send + Sync + 'static>(
+        budget: &mut Budget,
+        map: &BTreeMap<K, V>,
+    ) {
         if budget.pass() == Pass::Measure {
             let number = budget.visit_at();
             budget.mirrors.fill(number, map.len(), map.iter().map(|(key, value)| (*key, value)));
@@ -1717,7 +1720,7 @@ pub mod flat_map {
 
     /// `write_to_within`: as [`map::write`].
     #[inline]
-    pub fn write<K: Key + 'static, V: BitPack + Clone + 'static, W: BitWrite>(
+    pub fn write<K: Key + Send + Sync + 'static, V: BitPack + Clone + Send + Sync + 'static, W: BitWrite>(
         writer: &mut W,
         map: &BTreeMap<K, V>,
         max_len: usize,
@@ -1732,7 +1735,11 @@ pub mod flat_map {
     /// `write_delta_within`: as [`map::write_delta`], walking the two
     /// lists.
     #[inline]
-    pub fn write_delta<K: Key + 'static, V: ChangeGroups + PartialEq + Clone + 'static, W: BitWrite>(
+    pub fn write_delta<
+        K: Key + Send + Sync + 'static,
+        V: ChangeGroups + PartialEq + Clone + Send + Sync + 'static,
+        W: BitWrite,
+    >(
         writer: &mut W,
         now: &BTreeMap<K, V>,
         baseline: &BTreeMap<K, V>,
@@ -1773,7 +1780,7 @@ pub mod flat_map {
     /// baseline's. In a restore pass, `state`'s map rebuilt from the held
     /// state's list (the budget's baseline lists).
     #[inline]
-    pub fn sent_state<K: Key + 'static, V: Clone + 'static>(
+    pub fn sent_state<K: Key + Send + Sync + 'static, V: Clone + Send + Sync + 'static>(
         now: &BTreeMap<K, V>,
         state: &mut BTreeMap<K, V>,
         baseline: Option<&BTreeMap<K, V>>,
@@ -1822,6 +1829,220 @@ pub mod flat_map {
             state.clear();
         }
     }
+}
+
+/// Whether a sender holds a map of `K` to `V` flat, and its functions, by
+/// autoref (for concrete types, which is all the derive asks about): a
+/// list held flat is type-erased as `Box<dyn Any + Send + Sync>`, so that
+/// a `Sender` is `Send + Sync` whenever its world is, and only entries that
+/// are `Send + Sync` can be. `FlatProbe::<K, V>::FLAT` is the inherent
+/// `true` when they are, else [`HeldWhole`]'s `false`;
+/// `(&&FlatProbe::<K, V>::new()).write(..)` finds [`ViaFlat`] (the
+/// [`flat_map`] functions) when they are, else [`ViaTree`] (the [`map`]
+/// functions). A `where V: Send` would not compile for a type that is not.
+pub struct FlatProbe<K, V>(core::marker::PhantomData<fn() -> (K, V)>);
+
+impl<K, V> FlatProbe<K, V> {
+    #[inline(always)]
+    pub const fn new() -> Self {
+        FlatProbe(core::marker::PhantomData)
+    }
+}
+
+impl<K, V> Default for FlatProbe<K, V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Send + Sync, V: Send + Sync> FlatProbe<K, V> {
+    /// A sender holds the map flat (see [`FlatProbe`]).
+    pub const FLAT: bool = true;
+}
+
+/// The answer for entries that are not `Send + Sync` (see [`FlatProbe`]).
+pub trait HeldWhole {
+    /// A sender holds the map whole.
+    const FLAT: bool = false;
+}
+
+impl<K, V> HeldWhole for FlatProbe<K, V> {}
+
+/// [`flat_map`]'s functions, for entries that are `Send + Sync` (see
+/// [`FlatProbe`]).
+pub trait ViaFlat<K, V> {
+    fn write<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        map: &BTreeMap<K, V>,
+        max_len: usize,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: BitPack + Clone;
+
+    fn write_delta<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        now: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+        max_len: usize,
+        spawn: fn() -> V,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: ChangeGroups + PartialEq + Clone;
+
+    fn sent_state(
+        &self,
+        now: &BTreeMap<K, V>,
+        state: &mut BTreeMap<K, V>,
+        baseline: Option<&BTreeMap<K, V>>,
+        budget: &mut Budget,
+    ) -> Result<(), Error>
+    where
+        V: Clone;
+
+    fn release(&self, state: &mut BTreeMap<K, V>);
+}
+
+impl<K: Key + Send + Sync + 'static, V: Send + Sync + 'static> ViaFlat<K, V> for &FlatProbe<K, V> {
+    #[inline(always)]
+    fn write<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        map: &BTreeMap<K, V>,
+        max_len: usize,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: BitPack + Clone,
+    {
+        flat_map::write(writer, map, max_len, budget)
+    }
+
+    #[inline(always)]
+    fn write_delta<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        now: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+        max_len: usize,
+        spawn: fn() -> V,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: ChangeGroups + PartialEq + Clone,
+    {
+        flat_map::write_delta(writer, now, baseline, max_len, spawn, budget)
+    }
+
+    #[inline(always)]
+    fn sent_state(
+        &self,
+        now: &BTreeMap<K, V>,
+        state: &mut BTreeMap<K, V>,
+        baseline: Option<&BTreeMap<K, V>>,
+        budget: &mut Budget,
+    ) -> Result<(), Error>
+    where
+        V: Clone,
+    {
+        flat_map::sent_state(now, state, baseline, budget)
+    }
+
+    #[inline(always)]
+    fn release(&self, state: &mut BTreeMap<K, V>) {
+        flat_map::release(state)
+    }
+}
+
+/// [`map`]'s functions, for entries that are not `Send + Sync` (see
+/// [`FlatProbe`]); such a map is held whole (`hold_state` records it).
+pub trait ViaTree<K, V> {
+    fn write<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        map: &BTreeMap<K, V>,
+        max_len: usize,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: BitPack + Clone;
+
+    fn write_delta<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        now: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+        max_len: usize,
+        spawn: fn() -> V,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: ChangeGroups + PartialEq + Clone;
+
+    fn sent_state(
+        &self,
+        now: &BTreeMap<K, V>,
+        state: &mut BTreeMap<K, V>,
+        baseline: Option<&BTreeMap<K, V>>,
+        budget: &mut Budget,
+    ) -> Result<(), Error>
+    where
+        V: Clone;
+
+    fn release(&self, state: &mut BTreeMap<K, V>);
+}
+
+impl<K: Key, V> ViaTree<K, V> for FlatProbe<K, V> {
+    #[inline(always)]
+    fn write<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        map: &BTreeMap<K, V>,
+        max_len: usize,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: BitPack + Clone,
+    {
+        map::write(writer, map, max_len, budget)
+    }
+
+    #[inline(always)]
+    fn write_delta<W: BitWrite>(
+        &self,
+        writer: &mut W,
+        now: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+        max_len: usize,
+        spawn: fn() -> V,
+        budget: Option<&mut Budget>,
+    ) -> Result<(), Error>
+    where
+        V: ChangeGroups + PartialEq + Clone,
+    {
+        map::write_delta(writer, now, baseline, max_len, spawn, budget)
+    }
+
+    #[inline(always)]
+    fn sent_state(
+        &self,
+        now: &BTreeMap<K, V>,
+        state: &mut BTreeMap<K, V>,
+        baseline: Option<&BTreeMap<K, V>>,
+        budget: &mut Budget,
+    ) -> Result<(), Error>
+    where
+        V: Clone,
+    {
+        map::sent_state(now, state, baseline, budget)
+    }
+
+    /// Never called: `hold_state` records a map held whole.
+    #[inline(always)]
+    fn release(&self, _state: &mut BTreeMap<K, V>) {}
 }
 
 /// `#[change_group] field: Vec<V>` kept sorted by a `#[bitpack(key)]` field

@@ -199,7 +199,7 @@ impl Prints {
 /// them), then walked as a slice.
 #[derive(Default)]
 pub(crate) struct Mirrors {
-    visits: Vec<(bool, Option<Box<dyn Any>>)>,
+    visits: Vec<(bool, Option<Box<dyn Any + Send + Sync>>)>,
 }
 
 // A budget is `Clone`: a clone starts without lists (a sender never
@@ -216,12 +216,15 @@ impl fmt::Debug for Mirrors {
     }
 }
 
-// The lists travel in the boxes their slots erase them in (`Box<dyn Any>`
+// The lists travel in the boxes their slots erase them in (`Box<dyn Any + Send + Sync>`
 // downcast), not re-boxed each packet.
 #[allow(clippy::box_collection)]
 impl Mirrors {
     /// Visit `number`'s list, taken out, if it holds the state's entries.
-    pub(crate) fn take<K: 'static, V: 'static>(&mut self, number: usize) -> Option<Box<Vec<(K, V)>>> {
+    pub(crate) fn take<K: Send + Sync + 'static, V: Send + Sync + 'static>(
+        &mut self,
+        number: usize,
+    ) -> Option<Box<Vec<(K, V)>>> {
         match self.visits.get_mut(number) {
             Some((true, list)) => list.take()?.downcast().ok(),
             _ => None,
@@ -229,7 +232,11 @@ impl Mirrors {
     }
 
     /// Puts back a list [`Mirrors::take`] took, as visit `number`'s.
-    pub(crate) fn put<K: 'static, V: 'static>(&mut self, number: usize, list: Box<Vec<(K, V)>>) {
+    pub(crate) fn put<K: Send + Sync + 'static, V: Send + Sync + 'static>(
+        &mut self,
+        number: usize,
+        list: Box<Vec<(K, V)>>,
+    ) {
         if self.visits.len() <= number {
             self.visits.resize_with(number + 1, || (false, None));
         }
@@ -238,7 +245,7 @@ impl Mirrors {
 
     /// Makes visit `number`'s list a copy of `entries`, in its old buffer
     /// (values `clone_from`ed over the old ones where it has them).
-    pub(crate) fn fill<'a, K: Copy + 'static, V: Clone + 'static>(
+    pub(crate) fn fill<'a, K: Copy + Send + Sync + 'static, V: Clone + Send + Sync + 'static>(
         &mut self,
         number: usize,
         len: usize,

@@ -153,12 +153,11 @@ pub fn float(p: &Runtime, float: FloatTy, item: FloatItem) -> TokenStream {
 }
 
 /// `<runtime>::keyed::map` or `<runtime>::keyed::sorted_vec`: a keyed
-/// collection's runtime (the same functions in both; `keyed::flat_map`
-/// for a map a sender holds flat, `flat`); and the trait a
-/// sorted `Vec`'s entries carry their key by.
-pub fn keyed(p: &Runtime, form: &Form<'_>, flat: bool) -> TokenStream {
+/// collection's runtime (the same functions in both; a sender's calls
+/// for a map it may hold flat go through `keyed::FlatProbe`); and the
+/// trait a sorted `Vec`'s entries carry their key by.
+pub fn keyed(p: &Runtime, form: &Form<'_>) -> TokenStream {
     match form {
-        Form::Map { .. } if flat => quote!(#p::keyed::flat_map),
         Form::Map { .. } => quote!(#p::keyed::map),
         Form::SortedVec => quote!(#p::keyed::sorted_vec),
     }

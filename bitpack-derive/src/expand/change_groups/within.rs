@@ -117,18 +117,42 @@ impl Code<'_, '_> {
 
     /// `FLAT_MAP` and `hold_state` for a type a sender holds flat: every
     /// field recorded as `record_state` does, but the map, left empty.
+    /// The map is held flat when its entries are `Send + Sync`
+    /// (`keyed::FlatProbe`), else whole, as `record_state` records it.
     fn hold(&self) -> TokenStream {
         let (p, state) = (&self.names.runtime, &self.names.state);
+        let mut flat = quote!(false);
         let fields = (0..self.fields.len()).map(|position| {
             let member = self.member(position);
-            match self.keyed(position) {
-                Some(_) => quote!(#p::keyed::flat_map::release(&mut #state.#member);),
-                None => self.clone_from_field(position),
+            match self.keyed(position).map(|keyed| (&keyed.form, keyed.value)) {
+                Some((Form::Map { key }, value)) => {
+                    let probe = quote!(#p::keyed::FlatProbe::<#key, #value>);
+                    flat = quote! {{
+                        #[allow(unused_imports)]
+                        use #p::keyed::HeldWhole as _;
+                        #probe::FLAT
+                    }};
+                    quote! {{
+                        #[allow(unused_imports)]
+                        use #p::keyed::{ViaFlat as _, ViaTree as _};
+                        (&&#probe::new()).release(&mut #state.#member);
+                    }}
+                }
+                _ => self.clone_from_field(position),
             }
         });
-        let hold_state = self.recording(quote!(hold_state), quote!(#(#fields)*));
+        let fields: TokenStream = fields.collect();
+        let hold_state = self.recording(
+            quote!(hold_state),
+            quote! {
+                if !<Self as #p::ChangeGroups>::FLAT_MAP {
+                    return self.record_state(#state);
+                }
+                #fields
+            },
+        );
         quote! {
-            const FLAT_MAP: bool = true;
+            const FLAT_MAP: bool = #flat;
 
             #hold_state
         }

@@ -18,10 +18,33 @@ use syn::WhereClause;
 use syn::spanned::Spanned;
 
 impl Keyed<'_> {
-    /// The runtime module, spanned at the entries' type: `keyed::flat_map`
-    /// for a map when `flat` (a sender's method of a type it holds flat).
-    fn module(&self, names: &Names, flat: bool) -> TokenStream {
-        respan(&runtime::keyed(&names.runtime, &self.form, flat), self.value.span())
+    /// The runtime module, spanned at the entries' type.
+    fn module(&self, names: &Names) -> TokenStream {
+        respan(&runtime::keyed(&names.runtime, &self.form), self.value.span())
+    }
+
+    /// A call of the runtime's `function` with `args`: the module's, or for
+    /// a map when `flat` (a sender's method of a type it may hold flat) the
+    /// one `keyed::FlatProbe` finds for its entries (`flat_map`'s when they
+    /// are `Send + Sync`, else `map`'s).
+    fn call(&self, names: &Names, flat: bool, function: &str, args: TokenStream) -> TokenStream {
+        let function = syn::Ident::new(function, self.value.span());
+        match &self.form {
+            Form::Map { key } if flat => {
+                let (p, value) = (&names.runtime, self.value);
+                quote_spanned! {value.span()=>
+                    {
+                        #[allow(unused_imports)]
+                        use #p::keyed::{ViaFlat as _, ViaTree as _};
+                        (&&#p::keyed::FlatProbe::<#key, #value>::new()).#function(#args)
+                    }
+                }
+            }
+            _ => {
+                let module = self.module(names);
+                quote_spanned!(self.value.span()=> #module::#function(#args))
+            }
+        }
     }
 
     /// The key type `K`.
@@ -66,10 +89,10 @@ impl Keyed<'_> {
         budget: &TokenStream,
         flat: bool,
     ) -> TokenStream {
-        let (module, writer, max_len, key_of) =
-            (self.module(names, flat), &names.writer, &self.max_len, self.key_of(names));
+        let (writer, max_len, key_of) = (&names.writer, &self.max_len, self.key_of(names));
         let reference = access.reference();
-        quote_spanned!(self.value.span()=> #module::write(#writer, #reference, #max_len #key_of, #budget)?;)
+        let call = self.call(names, flat, "write", quote!(#writer, #reference, #max_len #key_of, #budget));
+        quote_spanned!(self.value.span()=> #call?;)
     }
 
     /// Writes the delta of the collection at `now` against `base`, through `budget`.
@@ -81,17 +104,17 @@ impl Keyed<'_> {
         budget: &TokenStream,
         flat: bool,
     ) -> TokenStream {
-        let (module, writer, max_len) = (self.module(names, flat), &names.writer, &self.max_len);
+        let (writer, max_len) = (&names.writer, &self.max_len);
         let (spawn, key_of, now, base) =
             (self.spawn(names), self.key_of(names), now.reference(), base.reference());
-        quote_spanned! {self.value.span()=>
-            #module::write_delta(#writer, #now, #base, #max_len, #spawn #key_of, #budget)?;
-        }
+        let args = quote!(#writer, #now, #base, #max_len, #spawn #key_of, #budget);
+        let call = self.call(names, flat, "write_delta", args);
+        quote_spanned!(self.value.span()=> #call?;)
     }
 
     /// The collection read as a delta against `base`.
     pub fn read_delta(&self, names: &Names, base: &Access) -> TokenStream {
-        let (module, reader, max_len) = (self.module(names, false), &names.reader, &self.max_len);
+        let (module, reader, max_len) = (self.module(names), &names.reader, &self.max_len);
         let (spawn, key_of, base) = (self.spawn(names), self.key_of(names), base.reference());
         quote_spanned!(self.value.span()=> #module::read_delta(#reader, #base, #max_len, #spawn #key_of)?)
     }
@@ -107,8 +130,7 @@ impl Keyed<'_> {
         base: TokenStream,
         flat: bool,
     ) -> TokenStream {
-        let (module, budget, now, state) =
-            (self.module(names, flat), &names.budget, now.reference(), state.value());
+        let (budget, now, state) = (&names.budget, now.reference(), state.value());
         let (p, value) = (&names.runtime, self.value);
         let (base, key_of) = match self.form {
             Form::Map { .. } => (base, TokenStream::new()),
@@ -121,7 +143,8 @@ impl Keyed<'_> {
                 )
             }
         };
-        quote_spanned!(value.span()=> #module::sent_state(#now, &mut #state, #base, #key_of #budget)?)
+        let call = self.call(names, flat, "sent_state", quote!(#now, &mut #state, #base, #key_of #budget));
+        quote_spanned!(value.span()=> #call?)
     }
 }
 
@@ -149,24 +172,22 @@ impl Codec for Keyed<'_> {
 
     fn read(&self, names: &Names, _: usize) -> TokenStream {
         let (module, reader, max_len, key_of) =
-            (self.module(names, false), &names.reader, &self.max_len, self.key_of(names));
+            (self.module(names), &names.reader, &self.max_len, self.key_of(names));
         quote_spanned!(self.value.span()=> #module::read(#reader, #max_len #key_of)?)
     }
 
     fn max_bits(&self, names: &Names) -> TokenStream {
-        let (module, key, value, max_len) =
-            (self.module(names, false), self.key(names), self.value, &self.max_len);
+        let (module, key, value, max_len) = (self.module(names), self.key(names), self.value, &self.max_len);
         quote_spanned!(value.span()=> #module::max_bits::<#key, #value>(#max_len))
     }
 
     fn min_bits(&self, names: &Names) -> TokenStream {
-        let (module, max_len) = (self.module(names, false), &self.max_len);
+        let (module, max_len) = (self.module(names), &self.max_len);
         quote!(#module::min_bits(#max_len))
     }
 
     fn schema(&self, names: &Names) -> TokenStream {
-        let (module, key, value, max_len) =
-            (self.module(names, false), self.key(names), self.value, &self.max_len);
+        let (module, key, value, max_len) = (self.module(names), self.key(names), self.value, &self.max_len);
         quote_spanned!(value.span()=> #module::schema::<#key, #value>(#max_len))
     }
 }
