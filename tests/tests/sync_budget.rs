@@ -66,6 +66,7 @@ fn run(prioritize: bool) -> Run {
     let (mut oldest, mut oldest_near) = (0, 0);
     let mut converged_after = usize::MAX;
     let mut unchanged_bytes = usize::MAX;
+    let mut held_back = 0;
     for tick in 0..260 {
         let frozen = tick >= 200;
         if !frozen {
@@ -89,8 +90,15 @@ fn run(prioritize: bool) -> Run {
         };
         let used = used.expect("every world gets a packet that fits");
         assert!(used <= DATAGRAM);
+        let recorded = sender.sent(sequence).expect("recorded");
+        // Each entry held back is one the recorded state does not hold as
+        // the world does: changed, spawned or removed.
+        let keys: std::collections::BTreeSet<_> = world.units.keys().chain(recorded.units.keys()).collect();
+        let differ = keys.into_iter().filter(|&id| world.units.get(id) != recorded.units.get(id)).count();
+        assert_eq!(sender.held_back(), differ, "tick {tick}");
+        held_back += differ;
         let decoded = receiver.read(&buf[..used]).expect("decodes").expect("newer");
-        assert!(decoded.close_to(&sender.sent(sequence).expect("recorded")), "tick {tick}");
+        assert!(decoded.close_to(&recorded), "tick {tick}");
         sender.ack(&receiver.acks());
         if (20..200).contains(&tick) {
             let (all, near) = ages(&world, receiver.latest(), near);
@@ -105,6 +113,8 @@ fn run(prioritize: bool) -> Run {
         }
         unchanged_bytes = used;
     }
+    assert!(held_back > 50_000, "{held_back} entries held back");
+    assert_eq!(sender.held_back(), 0, "the frozen world fits");
     Run { oldest, oldest_near, converged_after, unchanged_bytes }
 }
 

@@ -453,6 +453,11 @@ impl Budget {
         !self.waiting.is_empty()
     }
 
+    /// How many entries the last packet held back.
+    pub(crate) fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
     /// Unselects every candidate (a packet without any entry, to measure).
     pub(crate) fn select_none(&mut self) {
         for candidate in &mut self.candidates {

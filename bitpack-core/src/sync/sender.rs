@@ -101,6 +101,14 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         wire(self.next)
     }
 
+    /// How many keyed entries (changed, spawned or removed) the last
+    /// packet written left out for lack of room, to send in later ones; 0
+    /// when it carried everything. The client's copies of those entries
+    /// are older than the packet (see the `sync` guide on freshness).
+    pub fn held_back(&self) -> usize {
+        self.budget.waiting()
+    }
+
     /// The state the next packet is a delta against: the newest one the
     /// client acknowledged that is still kept.
     pub fn baseline(&self) -> Option<u16> {
