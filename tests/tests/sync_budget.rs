@@ -217,3 +217,84 @@ fn an_impl_that_does_not_build_the_sent_state_is_refused_not_trusted() {
     assert_eq!(error.kind(), ErrorKind::InvalidDeclaration);
     assert!(sender.sent(0).is_none());
 }
+
+/// A client that sees the units within 250 of its observer (who walks
+/// along x), the nearest 8 times as urgent.
+struct Sight {
+    x: f32,
+}
+
+impl bitpack::sync::View<World> for Sight {
+    fn in_scope(&mut self, world: &World, entry: Entry) -> bool {
+        world.units.get(&(entry.key as u32)).is_some_and(|unit| (unit.position[0] - self.x).abs() < 250.0)
+    }
+
+    fn priority(&mut self, world: &World, entry: Entry) -> f32 {
+        let near = world.units.get(&(entry.key as u32)).is_some_and(|unit| (unit.position[0] - self.x).abs() < 60.0);
+        if near { 8.0 } else { 1.0 }
+    }
+}
+
+#[test]
+fn a_view_scopes_each_client_and_entries_come_and_go_within_ten_packets() {
+    let mut rng = SplitMix64(31);
+    let mut world = World::random(&mut rng, 400);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut sight = Sight { x: -900.0 };
+    let mut buf = [0u8; DATAGRAM];
+    // Per unit, how many packets in a row it was in (or out of) scope.
+    let mut runs: std::collections::BTreeMap<u32, (bool, u32)> = Default::default();
+    let (mut checked_in, mut checked_out, mut late_acks) = (0, 0, Vec::new());
+    for tick in 0..300u32 {
+        world.step(&mut rng, 2, 2);
+        sight.x = -900.0 + tick as f32 * 6.0;
+        for (id, unit) in &world.units {
+            let scoped = (unit.position[0] - sight.x).abs() < 250.0;
+            let run = runs.entry(*id).or_insert((scoped, 0));
+            *run = if run.0 == scoped { (scoped, run.1 + 1) } else { (scoped, 1) };
+        }
+        runs.retain(|id, _| world.units.contains_key(id));
+        let used = sender.write_view(&world, &mut buf, &mut sight).expect("fits");
+        assert!(used <= DATAGRAM);
+        // 10% lost, acks a tick late.
+        if rng.chance(10) {
+            continue;
+        }
+        if let Some(held) = receiver.read(&buf[..used]).expect("decodes") {
+            for (id, &(scoped, packets)) in &runs {
+                if packets >= 10 && !scoped {
+                    assert!(!held.units.contains_key(id), "tick {tick}: unit {id} out of scope for {packets}");
+                    checked_out += 1;
+                }
+                if packets >= 10 && scoped {
+                    assert!(held.units.contains_key(id), "tick {tick}: unit {id} in scope for {packets}");
+                    checked_in += 1;
+                }
+            }
+        }
+        late_acks.push(receiver.acks());
+        if late_acks.len() > 1 {
+            sender.ack(&late_acks.remove(0));
+        }
+    }
+    assert!(checked_in > 10_000 && checked_out > 10_000, "{checked_in} in, {checked_out} out");
+}
+
+#[test]
+fn the_view_of_everything_writes_what_write_does() {
+    let mut rng = SplitMix64(32);
+    let mut world = World::random(&mut rng, 200);
+    let (mut a, mut b): (Sender<World>, Sender<World>) = (Sender::new(), Sender::new());
+    let mut receiver: Receiver<World> = Receiver::new();
+    let (mut x, mut y) = ([0u8; 600], [0u8; 600]);
+    for _ in 0..40 {
+        world.step(&mut rng, 3, 3);
+        let used = a.write(&world, &mut x).expect("fits");
+        assert_eq!(b.write_view(&world, &mut y, &mut ()).expect("fits"), used);
+        assert_eq!(x[..used], y[..used]);
+        receiver.read(&x[..used]).expect("decodes");
+        a.ack(&receiver.acks());
+        b.ack(&receiver.acks());
+    }
+}

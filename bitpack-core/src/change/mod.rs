@@ -312,6 +312,21 @@ pub trait ChangeGroups: BitPack {
     #[cfg(feature = "alloc")]
     const FLAT_MAP: bool = false;
 
+    /// Keeps only the keyed entries `keep` answers `true` for, each named
+    /// by its collection (numbered from `first` in the order the type's
+    /// deltas meet its keyed collections, nested types' included) and key;
+    /// returns the number after the type's last collection. How a
+    /// [`crate::sync::Sender`] leaves out of a client's world the entries
+    /// a [`crate::sync::View`] puts out of its scope. The default, for a
+    /// type without keyed collections, keeps everything.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn retain_entries(&mut self, first: usize, keep: &mut dyn FnMut(crate::sync::Entry) -> bool) -> usize {
+        let _ = keep;
+        first
+    }
+
     /// [`ChangeGroups::record_state`] for a sender that holds the type's
     /// states flat ([`ChangeGroups::FLAT_MAP`]): every field but the keyed
     /// map, which is left empty (its entries are in the list beside the

@@ -56,6 +56,8 @@ use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
 use crate::read::BitRead;
 use crate::source::SourceExt;
+/// The entry type `retain_entries` names entries by.
+pub use crate::sync::Entry;
 use crate::sync::budget::{Candidate, Edit, ItemKind, Pass};
 use crate::write::BitWrite;
 
@@ -1530,6 +1532,17 @@ impl<T> NotClone<T> for CloneProbe<T> {
 pub mod map {
     use super::*;
 
+    /// `retain_entries`: keeps the entries `keep` answers `true` for, as
+    /// entries of collection `collection`.
+    #[inline]
+    pub fn retain<K: Key, V>(
+        map: &mut BTreeMap<K, V>,
+        collection: usize,
+        keep: &mut dyn FnMut(Entry) -> bool,
+    ) {
+        map.retain(|key, _| keep(Entry { collection, key: key.to_u128() }));
+    }
+
     /// `MAX_BITS` of the field: the length and `max_len` of the longest entries.
     pub const fn max_bits<K: Key, V: BitPack>(max_len: usize) -> usize {
         sum(&[len_bits(max_len), times(max_len, sum(&[K::MAX_BITS, V::MAX_BITS]))])
@@ -2053,6 +2066,18 @@ impl<K: Key, V> ViaTree<K, V> for FlatProbe<K, V> {
 /// (`KeyMismatch`).
 pub mod sorted_vec {
     use super::*;
+
+    /// `retain_entries`: keeps the entries `keep` answers `true` for, as
+    /// entries of collection `collection`.
+    #[inline]
+    pub fn retain<K: Key, V>(
+        entries: &mut Vec<V>,
+        collection: usize,
+        keep: &mut dyn FnMut(Entry) -> bool,
+        key: fn(&V) -> K,
+    ) {
+        entries.retain(|value| keep(Entry { collection, key: key(value).to_u128() }));
+    }
 
     pub use super::map::{max_bits, min_bits, schema};
 

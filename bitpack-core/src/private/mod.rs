@@ -21,6 +21,7 @@ pub use crate::write::BitWrite;
 pub use alloc::{boxed::Box, string::String, vec::Vec};
 pub use core::clone::Clone;
 pub use core::default::Default;
+pub use core::ops::FnMut;
 pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
 // ... a `#[bits(min, max)]` integer, and `#[bitpack(relative)]` on integers

@@ -420,8 +420,8 @@ impl Budget {
     }
 
     /// Sets each candidate's priority: what it had accumulated while held
-    /// back from earlier packets, plus `weight(visit, key)`.
-    pub(crate) fn prioritize(&mut self, mut weight: impl FnMut(usize, u128) -> f32) {
+    /// back from earlier packets, plus `weight(visit, key, kind)`.
+    pub(crate) fn prioritize(&mut self, mut weight: impl FnMut(usize, u128, ItemKind) -> f32) {
         let Budget { visits, candidates, waiting, .. } = self;
         let mut waited = waiting.iter().peekable();
         for (number, visit) in visits.iter().enumerate() {
@@ -429,7 +429,7 @@ impl Budget {
                 let id = (number, candidate.key);
                 while waited.next_if(|w| (w.visit, w.key) < id).is_some() {}
                 let before = waited.next_if(|w| (w.visit, w.key) == id).map_or(0.0, |w| w.priority);
-                candidate.priority = before + weight(number, candidate.key);
+                candidate.priority = before + weight(number, candidate.key, candidate.kind);
             }
         }
     }

@@ -23,8 +23,10 @@ pub(crate) mod budget;
 mod packet;
 mod receiver;
 mod sender;
+mod view;
 
 pub use acks::{ACK_BITS, Acks};
 pub use budget::Budget;
 pub use receiver::Receiver;
 pub use sender::{Entry, Sender};
+pub use view::View;

@@ -3,8 +3,9 @@
 use core::fmt;
 
 use super::acks::Acks;
-use super::budget::{Budget, Mirrors, Pass, Prints};
+use super::budget::{Budget, ItemKind, Mirrors, Pass, Prints};
 use super::packet::{Header, Sequence, seal, wire};
+use super::view::View;
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::sink::counter::BitCounter;
@@ -27,6 +28,9 @@ pub struct Entry {
 /// the most urgent one.
 const MIN_WEIGHT: f32 = 1.0 / 64.0;
 const MAX_WEIGHT: f32 = 64.0;
+
+/// A removal's weight: above any answer, so removals go first.
+const REMOVAL_WEIGHT: f32 = 2.0 * MAX_WEIGHT;
 
 /// One state sent, kept until `N` newer packets replace it, with the
 /// group prints of its keyed entries (empty unless the packet carried the
@@ -57,6 +61,9 @@ pub struct Sender<W, const N: usize = 32> {
     sent: [Option<Sent<W>>; N],
     next: Sequence,
     budget: Budget,
+    /// [`Sender::write_view`]'s copy of the world less what is out of
+    /// scope, kept so that the next copy reuses its storage.
+    scoped: Option<W>,
 }
 
 impl<W: ChangeGroups + Clone, const N: usize> Default for Sender<W, N> {
@@ -93,7 +100,7 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         const { assert!(N > 0 && N <= 32_768, "a Sender keeps between 1 and 32768 states") };
         let mut budget = Budget::new();
         budget.flat = W::FLAT_MAP;
-        Sender { sent: core::array::from_fn(|_| None), next: Sequence::from(sequence), budget }
+        Sender { sent: core::array::from_fn(|_| None), next: Sequence::from(sequence), budget, scoped: None }
     }
 
     /// The sequence the next packet gets.
@@ -162,9 +169,10 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
 
     /// Writes the next packet for `world` into `buf` and returns its length.
     ///
-    /// When the world does not fit, keyed collections send the entries
-    /// that have waited longest and leave the rest for later packets
-    /// (every entry's priority grows by 1 each packet it is held back);
+    /// When the world does not fit, keyed collections send the removals
+    /// (despawned entries), then the entries that have waited longest, and
+    /// leave the rest for later packets (every entry's priority grows by 1
+    /// each packet it is held back; [`Sender::held_back`] says how many);
     /// the state recorded for the packet is what the client will hold.
     /// `Err` when even a packet without any entry does not fit
     /// (`BufferFull`), or the world cannot be written (a value out of
@@ -174,12 +182,35 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         self.write_prioritized(world, buf, |_, _| 1.0)
     }
 
+    /// [`Sender::write`] for a client that sees the world through `view`:
+    /// the entries out of its scope are, for this client, despawned (sent
+    /// as removals, removals first when the packet cannot carry
+    /// everything) and spawned again when they come back in scope; held
+    /// back entries' priorities grow by `view.priority`. It writes a copy
+    /// of the world without the entries out of scope (recorded into the
+    /// storage of the last one: `ChangeGroups::record_state`).
+    pub fn write_view(&mut self, world: &W, buf: &mut [u8], view: &mut impl View<W>) -> Result<usize, Error> {
+        let mut scoped = match self.scoped.take() {
+            Some(mut scoped) => {
+                if !world.record_state(&mut scoped) {
+                    scoped.clone_from(world);
+                }
+                scoped
+            }
+            None => world.clone(),
+        };
+        scoped.retain_entries(0, &mut |entry| view.in_scope(world, entry));
+        let written = self.write_prioritized(&scoped, buf, |_, entry| view.priority(world, entry));
+        self.scoped = Some(scoped);
+        written
+    }
+
     /// [`Sender::write`], with each held-back entry's priority growing by
     /// `priority(world, entry)` per packet instead of 1 (for example more
     /// for entities near the client). Answers are clamped to
     /// `1/64..=64` (not finite: 1/64), so no entry waits more than 4096
     /// times as long as the most urgent one. Called only for packets that
-    /// cannot carry everything.
+    /// cannot carry everything, and not for removals, which go first.
     pub fn write_prioritized(
         &mut self,
         world: &W,
@@ -382,7 +413,12 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     if fixed > room {
         return Err(Error::new(ErrorKind::BufferFull, room));
     }
-    budget.prioritize(|collection, key| {
+    // Removals first: a despawned entry (or one out of a view's scope)
+    // leaves the client's world at once, for a few bits.
+    budget.prioritize(|collection, key, kind| {
+        if kind == ItemKind::Removed {
+            return REMOVAL_WEIGHT;
+        }
         let weight = priority(world, Entry { collection, key });
         if weight.is_finite() { weight.clamp(MIN_WEIGHT, MAX_WEIGHT) } else { MIN_WEIGHT }
     });

@@ -77,6 +77,7 @@ impl Code<'_, '_> {
         let write_delta = atomic::write(names, quote!(#(#deltas)* #p::Ok(())));
         let record = if concrete { self.record() } else { TokenStream::new() };
         let hold = if self.flat { self.hold() } else { TokenStream::new() };
+        let retain = self.retain();
         quote! {
             #p::if_alloc! {
                 #[inline]
@@ -111,6 +112,40 @@ impl Code<'_, '_> {
 
                 #record
                 #hold
+                #retain
+            }
+        }
+    }
+
+    /// `retain_entries`: each keyed collection and nested type in the
+    /// order deltas meet them, numbered on from `first`.
+    fn retain(&self) -> TokenStream {
+        let p = &self.names.runtime;
+        let (visit, keep) = (quote!(__visit), quote!(__keep));
+        let steps = self.changes.items.iter().filter_map(|item| match item {
+            ChangeItem::Keyed { field, .. } => {
+                let keyed = self.keyed(*field)?;
+                let member = self.member(*field);
+                let retain = keyed.retain(self.names, quote!(self.#member), &visit, &keep);
+                Some(quote!(#retain #visit += 1;))
+            }
+            ChangeItem::Nested { field, .. } => {
+                let (member, nested) = (self.member(*field), self.nested(self.ty(*field)));
+                Some(quote!(#visit = #nested::retain_entries(&mut self.#member, #visit, #keep);))
+            }
+            _ => None,
+        });
+        quote! {
+            #[inline]
+            fn retain_entries(
+                &mut self,
+                #visit: usize,
+                #keep: &mut dyn #p::FnMut(#p::keyed::Entry) -> bool,
+            ) -> usize {
+                #[allow(unused_mut)]
+                let mut #visit = #visit;
+                #(#steps)*
+                #visit
             }
         }
     }

@@ -112,6 +112,20 @@ impl Keyed<'_> {
         quote_spanned!(self.value.span()=> #call?;)
     }
 
+    /// Keeps the entries of the collection at `place` that `keep` (a
+    /// `&mut dyn FnMut(Entry) -> bool`) answers `true` for, as collection
+    /// `collection`.
+    pub fn retain(
+        &self,
+        names: &Names,
+        place: TokenStream,
+        collection: &TokenStream,
+        keep: &TokenStream,
+    ) -> TokenStream {
+        let (module, key_of) = (self.module(names), self.key_of(names));
+        quote_spanned!(self.value.span()=> #module::retain(&mut #place, #collection, #keep #key_of);)
+    }
+
     /// The collection read as a delta against `base`.
     pub fn read_delta(&self, names: &Names, base: &Access) -> TokenStream {
         let (module, reader, max_len) = (self.module(names), &names.reader, &self.max_len);
