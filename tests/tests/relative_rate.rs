@@ -391,7 +391,8 @@ struct Drift {
 /// Every vector kind predicted: glam's `Vec2`, `Vec3A`, `DVec2` and
 /// `DVec3`, mint's `Vector2` and `Vector3` (in f32 and f64), and an array
 /// of `Vec2`; rates in the same group or another, relative or not, and of
-/// another vector type of the same axes (`Vec3` for `Vec3A`).
+/// another vector type of the same axes (a `Vec3` for a `Vec3A`, and for
+/// mint's `Vector3`).
 #[derive(BitPack, Clone, Copy, Debug, PartialEq)]
 struct Fleet {
     #[change_group(plane)]
@@ -430,7 +431,7 @@ struct Fleet {
     marker: mint::Vector3<f32>,
     #[change_group(marker)]
     #[quantize(min = -20.0, max = 20.0, res = 0.01)]
-    marker_velocity: mint::Vector3<f32>,
+    marker_velocity: Vec3,
     #[change_group(tag)]
     #[quantize(min = -100.0, max = 100.0, res = 0.001)]
     #[bitpack(relative(rate = tag_velocity, dt = 0.125))]
@@ -566,7 +567,7 @@ fn fleet_sample() -> Fleet {
         far: DVec3::new(123_456.0, -654_321.0, 7.0),
         far_velocity: DVec3::new(-900.0, 450.0, 1.5),
         marker: mint::Vector3 { x: 1.0, y: 2.0, z: 3.0 },
-        marker_velocity: mint::Vector3 { x: -12.0, y: 15.0, z: 0.3 },
+        marker_velocity: Vec3::new(-12.0, 15.0, 0.3),
         tag: mint::Vector2 { x: -50.0, y: 50.0 },
         tag_velocity: mint::Vector2 { x: 7.5, y: -7.5 },
         wings: [Vec2::new(1.0, 2.0), Vec2::new(-1.0, -2.0)],
@@ -584,7 +585,7 @@ fn fleet_moved(then: &Fleet) -> Fleet {
         plane: then.plane + then.drift * DT,
         hull: then.hull + Vec3A::from(then.hull_velocity) * DT,
         far: then.far + then.far_velocity * 0.5,
-        marker: (mint3(then.marker) + mint3(then.marker_velocity) * DT).to_array().into(),
+        marker: (mint3(then.marker) + then.marker_velocity * DT).to_array().into(),
         tag: (mint2(then.tag) + mint2(then.tag_velocity) * 0.125).to_array().into(),
         wings: [then.wings[0] + then.flap[0] * DT, then.wings[1] + then.flap[1] * DT],
         ..then
@@ -618,7 +619,7 @@ fn fleet() -> impl Strategy<Value = Fleet> {
     (
         (vec2(110.0), vec2(11.0), vec3(550.0).prop_map(Vec3A::from), vec3(55.0)),
         (dvec2(-10.0, 1010.0), dvec2(-0.5, 1.5), dvec3(1.1e6), dvec3(1100.0)),
-        (mint3(110.0), mint3(22.0), mint2(110.0), mint2(9.0)),
+        (mint3(110.0), vec3(22.0), mint2(110.0), mint2(9.0)),
         ([vec2(11.0), vec2(11.0)], [vec2(33.0), vec2(33.0)]),
     )
         .prop_map(|(glam, doubles, minted, (wings, flap))| {
