@@ -230,7 +230,8 @@ impl bitpack::sync::View<World> for Sight {
     }
 
     fn priority(&mut self, world: &World, entry: Entry) -> f32 {
-        let near = world.units.get(&(entry.key as u32)).is_some_and(|unit| (unit.position[0] - self.x).abs() < 60.0);
+        let near =
+            world.units.get(&(entry.key as u32)).is_some_and(|unit| (unit.position[0] - self.x).abs() < 60.0);
         if near { 8.0 } else { 1.0 }
     }
 }
@@ -264,7 +265,10 @@ fn a_view_scopes_each_client_and_entries_come_and_go_within_ten_packets() {
         if let Some(held) = receiver.read(&buf[..used]).expect("decodes") {
             for (id, &(scoped, packets)) in &runs {
                 if packets >= 10 && !scoped {
-                    assert!(!held.units.contains_key(id), "tick {tick}: unit {id} out of scope for {packets}");
+                    assert!(
+                        !held.units.contains_key(id),
+                        "tick {tick}: unit {id} out of scope for {packets}"
+                    );
                     checked_out += 1;
                 }
                 if packets >= 10 && scoped {
