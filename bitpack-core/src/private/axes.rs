@@ -316,6 +316,74 @@ macro_rules! quantized_axes {
                 })?;
                 Ok(V::from_axes(axes))
             }
+
+            /// `#[bitpack(relative(rate = field, dt = D))]` on a vector: each
+            /// axis as that axis's relative float predicted by the same axis
+            /// of the baseline's rate (`predict`: the rate vector, its
+            /// per-axis declaration and `dt`), the wire of the scalar
+            /// `write_predicted` axis by axis. A refused value writes nothing.
+            #[inline]
+            pub fn write_predicted<W: BitWrite, V: Axes<$float, N>, R: Axes<$float, N>, const N: usize>(
+                writer: &mut W,
+                value: &V,
+                baseline: &V,
+                predict: (&R, [$float; N], [$float; N], [$float; N], $float),
+                min: [$float; N],
+                max: [$float; N],
+                res: [$float; N],
+            ) -> Result<(), Error> {
+                let (rate, rate_min, rate_max, rate_res, dt) = predict;
+                let (axes, base, rate) = (value.to_axes(), baseline.to_axes(), rate.to_axes());
+                let at = writer.bits_written();
+                check(&axes, &min, &max, &res, at)?;
+                // Checked before any axis is written, as the value's own declaration.
+                for index in 0..N {
+                    if $quantizer::new(rate_min[index], rate_max[index], rate_res[index]).is_none() {
+                        return Err(Error::new(ErrorKind::InvalidDeclaration, at));
+                    }
+                }
+                for index in 0..N {
+                    let predict = (rate[index], rate_min[index], rate_max[index], rate_res[index], dt);
+                    $relative::write_predicted(
+                        writer,
+                        axes[index],
+                        base[index],
+                        predict,
+                        min[index],
+                        max[index],
+                        res[index],
+                    )?;
+                }
+                Ok(())
+            }
+
+            /// Reads what [`write_predicted`] wrote against the same baseline
+            /// (or what was decoded of it), rate and declarations; on `Err`
+            /// the reader has not moved.
+            #[inline]
+            pub fn read_predicted<V: Axes<$float, N>, R: Axes<$float, N>, const N: usize>(
+                reader: &mut impl BitRead,
+                baseline: &V,
+                predict: (&R, [$float; N], [$float; N], [$float; N], $float),
+                min: [$float; N],
+                max: [$float; N],
+                res: [$float; N],
+            ) -> Result<V, Error> {
+                let (rate, rate_min, rate_max, rate_res, dt) = predict;
+                let (base, rate) = (baseline.to_axes(), rate.to_axes());
+                let axes = read_axes(reader, |reader, index| {
+                    let predict = (rate[index], rate_min[index], rate_max[index], rate_res[index], dt);
+                    $relative::read_predicted(
+                        reader,
+                        base[index],
+                        predict,
+                        min[index],
+                        max[index],
+                        res[index],
+                    )
+                })?;
+                Ok(V::from_axes(axes))
+            }
         }
     };
 }

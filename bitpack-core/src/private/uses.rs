@@ -2236,6 +2236,93 @@ fn issue_12_kinds_code_against_a_baseline() {
     assert_eq!(reader.bits_read(), relative_bits);
 }
 
+/// `#[bitpack(relative(rate = far_velocity, dt = 0.5))]` on `far` (the
+/// `DVec3` above) with `far_velocity` a `DVec3` under `#[quantize(min =
+/// -1000.0, max = 1000.0, res = 0.001)]` (expand/change_groups.rs,
+/// `predicted`): each axis the scalar `write_predicted` of that axis.
+#[test]
+fn vectors_predicted_by_a_rate_code_each_axis_as_the_scalar_form() {
+    const HELD_10_MIN: [f64; 3] = [-1000.0; 3];
+    const HELD_11_MAX: [f64; 3] = [1000.0; 3];
+    const HELD_12_RES: [f64; 3] = [0.001; 3];
+    const HELD_13_DT: f64 = 0.5;
+    const _: () =
+        if let p::Some(problem) = p::quantized_axes_f64::problem(HELD_10_MIN, HELD_11_MAX, HELD_12_RES) {
+            core::panic!("{}", problem.as_str())
+        };
+    let (then, far_velocity) = (held(), [40.0, -2.5, 0.0]);
+    let far = core::array::from_fn(|axis| then.far[axis] + far_velocity[axis] * HELD_13_DT);
+    let now = Held { far, ..held() };
+    let mut buf = [0u8; 32];
+    let mut writer = BitWriter::new(&mut buf);
+    let write = |writer: &mut BitWriter<'_>| -> p::Result<(), p::Error> {
+        p::quantized_axes_f64::write_predicted(
+            writer,
+            &now.far,
+            &then.far,
+            (&far_velocity, HELD_10_MIN, HELD_11_MAX, HELD_12_RES, HELD_13_DT),
+            HELD_5_MIN,
+            HELD_6_MAX,
+            HELD_7_RES,
+        )?;
+        p::Ok(())
+    };
+    write(&mut writer).unwrap();
+    // Where the rate put it: the near tier on each axis.
+    let bits = writer.bits_written();
+    assert_eq!(bits, 3 * 4);
+    writer.finish().unwrap();
+    let mut scalar = [0u8; 32];
+    let mut writer = BitWriter::new(&mut scalar);
+    for axis in 0..3 {
+        let predict =
+            (far_velocity[axis], HELD_10_MIN[axis], HELD_11_MAX[axis], HELD_12_RES[axis], HELD_13_DT);
+        let (min, max, res) = (HELD_5_MIN[axis], HELD_6_MAX[axis], HELD_7_RES[axis]);
+        p::relative_f64::write_predicted(&mut writer, now.far[axis], then.far[axis], predict, min, max, res)
+            .unwrap();
+    }
+    assert_eq!(writer.bits_written(), bits);
+    writer.finish().unwrap();
+    assert_eq!(scalar, buf);
+    let mut reader = BitReader::new(&buf);
+    let far: [f64; 3] = p::quantized_axes_f64::read_predicted(
+        &mut reader,
+        &then.far,
+        (&far_velocity, HELD_10_MIN, HELD_11_MAX, HELD_12_RES, HELD_13_DT),
+        HELD_5_MIN,
+        HELD_6_MAX,
+        HELD_7_RES,
+    )
+    .unwrap();
+    let whole = Held { far, ..held() };
+    assert_eq!((encode(&whole), reader.bits_read()), (encode(&now), bits));
+    // A refused axis writes nothing; a refused read leaves the reader in place.
+    let refused = [now.far[0], f64::NAN, now.far[2]];
+    let mut counter = BitCounter::new();
+    let predict = (&far_velocity, HELD_10_MIN, HELD_11_MAX, HELD_12_RES, HELD_13_DT);
+    let error = p::quantized_axes_f64::write_predicted(
+        &mut counter,
+        &refused,
+        &then.far,
+        predict,
+        HELD_5_MIN,
+        HELD_6_MAX,
+        HELD_7_RES,
+    );
+    assert_eq!((error.unwrap_err().kind(), counter.bits_written()), (ErrorKind::NonFiniteFloat, 0));
+    let mut reader = BitReader::new(&buf[..1]);
+    let error = p::quantized_axes_f64::read_predicted::<[f64; 3], [f64; 3], 3>(
+        &mut reader,
+        &then.far,
+        predict,
+        HELD_5_MIN,
+        HELD_6_MAX,
+        HELD_7_RES,
+    );
+    assert!(error.is_err());
+    assert_eq!(reader.bits_read(), 0);
+}
+
 #[test]
 fn bulk_paths_write_and_read_as_generated() {
     // What codec/containers.rs and codec/collections.rs emit for sequences

@@ -17,8 +17,9 @@ use crate::expand::pattern;
 use crate::expand::problem::problem_check;
 use crate::expand::runtime::{self, FloatItem};
 use crate::expand::tokens::respan;
-use crate::ir::consts::Steps;
+use crate::ir::consts::{AxisBounds, Steps};
 use crate::ir::encoding::{Encoding, Float};
+use crate::ir::geometry::Vector;
 use crate::ir::items::{ChangeItem, Changes, Group, Item, Predict};
 use crate::ir::keyed::Keyed;
 use crate::ir::{Field, Fields, Plan};
@@ -224,7 +225,7 @@ impl Code<'_, '_> {
         let write = |now: TokenStream, then: TokenStream, index: Option<&Literal>| match &predicted {
             Some((module, predict)) => {
                 let predict = predict(index);
-                quote!(#module::write_predicted(#writer, #now, #then, #predict, #(#bounds),*)?;)
+                quote!(#module::write_predicted(#writer, #by #now, #by #then, #predict, #(#bounds),*)?;)
             }
             None => quote!(#write(#writer, #by #now, #by #then, #(#bounds),*)?;),
         };
@@ -240,29 +241,37 @@ impl Code<'_, '_> {
         }
     }
 
-    /// For a `relative(rate = field, dt = D)` float: its runtime module, and
-    /// the prediction argument (the baseline's rate, its declaration and
-    /// `D`) for element `index` (`None`: not an array).
+    /// For a `relative(rate = field, dt = D)` float or vector: its runtime
+    /// module (`relative_<float>`, or `quantized_axes_<float>` for a vector,
+    /// each axis predicted as the float would be by the same axis of the
+    /// rate), and the prediction argument (the baseline's rate, its
+    /// declaration and `D`) for element `index` (`None`: not an array).
     #[allow(clippy::type_complexity)]
     fn predicted(
         &self,
         position: usize,
     ) -> Option<(TokenStream, Box<dyn Fn(Option<&Literal>) -> TokenStream + '_>)> {
         let Predict { rate, dt } = self.changes.predictions[position].as_ref()?;
-        let float_of = |position: usize| match self.fields[position].encoding.as_ref()?.relative()? {
-            (Encoding::Float(float @ Float { steps: Some(_), .. }), _) => Some(float),
-            _ => None,
+        let leaf_of = |position: usize| Some(self.fields[position].encoding.as_ref()?.relative()?.0);
+        let p = &self.names.runtime;
+        let (module, by, theirs) = match (leaf_of(position)?, leaf_of(*rate)?) {
+            (
+                Encoding::Float(own @ Float { steps: Some(_), .. }),
+                Encoding::Float(Float { steps: Some(theirs), .. }),
+            ) => (runtime::float(p, own.float, FloatItem::Relative), TokenStream::new(), theirs),
+            (
+                Encoding::Vector(own @ Vector { bounds: AxisBounds::Quantized(..), .. }),
+                Encoding::Vector(Vector { bounds: AxisBounds::Quantized(_, theirs), .. }),
+            ) => (runtime::axes(p, &own.bounds), quote!(&), theirs),
+            _ => return None,
         };
-        let (own, theirs) = (float_of(position)?, float_of(*rate)?);
-        let Steps { min, max, res } = theirs.steps.as_ref()?;
-        let module = runtime::float(&self.names.runtime, own.float, FloatItem::Relative);
+        let Steps { min, max, res } = *theirs;
         let (member, baseline, dt) = (self.member(*rate), &self.names.baseline, *dt);
-        let (min, max, res) = (*min, *max, *res);
         Some((
             module,
             Box::new(move |index: Option<&Literal>| {
                 let element = index.map(|index| quote!([#index]));
-                quote!((#baseline.#member #element, #min, #max, #res, #dt))
+                quote!((#by #baseline.#member #element, #min, #max, #res, #dt))
             }),
         ))
     }
@@ -278,7 +287,7 @@ impl Code<'_, '_> {
         let read = |then: TokenStream, index: Option<&Literal>| match &predicted {
             Some((module, predict)) => {
                 let predict = predict(index);
-                quote!(#module::read_predicted(#reader, #then, #predict, #(#bounds),*)?)
+                quote!(#module::read_predicted(#reader, #by #then, #predict, #(#bounds),*)?)
             }
             None => quote!(#read(#reader, #by #then, #(#bounds),*)?),
         };

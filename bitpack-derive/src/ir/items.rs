@@ -62,15 +62,16 @@ pub struct Changes {
     /// Per field: where `relative` was written (the field then codes against
     /// its baseline in deltas).
     pub relative: Vec<Option<Span>>,
-    /// Per field: `relative(rate = field, dt = D)`, a relative float coded
-    /// against the baseline moved by the baseline's `rate` times `dt`.
+    /// Per field: `relative(rate = field, dt = D)`, a relative float (or
+    /// float vector, axis by axis) coded against the baseline moved by the
+    /// baseline's `rate` times `dt`.
     pub predictions: Vec<Option<Predict>>,
     /// Flag records: one per group, nested ones included.
     pub records: usize,
 }
 
-/// A checked `relative(rate = field, dt = D)`: the rate field (a quantized
-/// float of the same type and length) and the constant holding `D`.
+/// A checked `relative(rate = field, dt = D)`: the rate field (quantized,
+/// of the same float type, axes and length) and the constant holding `D`.
 pub struct Predict {
     pub rate: usize,
     pub dt: ConstName,

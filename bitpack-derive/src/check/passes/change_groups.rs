@@ -6,8 +6,9 @@
 use crate::check::planner::{Draft, Planner};
 use crate::errors::Errors;
 use crate::ir;
-use crate::ir::consts::{ConstTy, Role};
+use crate::ir::consts::{AxisBounds, ConstTy, Role};
 use crate::ir::encoding::{Encoding, Float};
+use crate::ir::geometry::Vector;
 use crate::ir::items::{ChangeItem, Changes, Group, Predict};
 use crate::parse::attrs::FieldAttrs;
 use crate::parse::keys::Prediction;
@@ -182,10 +183,11 @@ fn check_relative(relative: &Ident, attrs: &FieldAttrs, field: &ir::Field<'_>, e
 
 /// Checks `relative(rate = field, dt = D)` on the relative field at
 /// `position` (already checked as relative): the field a quantized float
-/// or a short array of them, `rate` another field of the same float type
-/// and length, also quantized, and `dt` a finite number above 0 (a path to
-/// a constant: the compiler checks its type). Records each mistake at the
-/// narrowest span; the prediction, if every part holds.
+/// or float vector, or a short array of them, `rate` another field of the
+/// same float type, axes and length, also quantized, and `dt` a finite
+/// number above 0 (a path to a constant: the compiler checks its type).
+/// Records each mistake at the narrowest span; the prediction, if every
+/// part holds.
 fn check_prediction<'a>(
     planner: &mut Planner<'a>,
     position: usize,
@@ -194,8 +196,13 @@ fn check_prediction<'a>(
 ) -> Option<Predict> {
     let fields = &planned.fields;
     let errors = &mut planner.errors;
+    // What a prediction needs alike of the field and its rate: the float
+    // type, the axes of a vector (`None`: a scalar) and an array's length.
     let shape_of = |field: &ir::Field<'_>| match field.encoding.as_ref().and_then(Encoding::relative) {
-        Some((Encoding::Float(Float { steps: Some(_), float, .. }), len)) => Some((*float, len)),
+        Some((Encoding::Float(Float { steps: Some(_), float, .. }), len)) => Some((*float, None, len)),
+        Some((Encoding::Vector(Vector { axes, bounds: AxisBounds::Quantized(float, _), .. }), len)) => {
+            Some((*float, Some(*axes), len))
+        }
         _ => None,
     };
     let Some((rate_key, rate)) = &prediction.rate else {
@@ -208,7 +215,8 @@ fn check_prediction<'a>(
         errors.at(
             rate_key.span(),
             format!(
-                "`rate` predicts quantized floats (or arrays of them), not `{}`; remove `rate` and `dt`",
+                "`rate` predicts quantized floats and float vectors (or arrays of them), not `{}`; remove \
+                 `rate` and `dt`",
                 written(fields[position].ty)
             ),
         );
@@ -231,21 +239,30 @@ fn check_prediction<'a>(
                 errors.at(
                     rate.span(),
                     format!(
-                        "`rate` must name a sent #[quantize(min, max, res)] float (or an array of them), not `{}`",
+                        "`rate` must name a sent #[quantize(min, max, res)] {} (or an array of them), not `{}`",
+                        if matches!(own, Some((_, Some(_), _))) { "float vector" } else { "float" },
                         written(fields[found].ty)
                     ),
                 );
                 None
             }
             (Some(own), Some(theirs)) if own != theirs => {
-                errors.at(
-                    rate.span(),
-                    format!(
-                        "`{rate}` is `{}` and this field `{}`: a rate has the field's float type and length",
-                        written(fields[found].ty),
-                        written(fields[position].ty)
+                let (rate_ty, own_ty) = (written(fields[found].ty), written(fields[position].ty));
+                let message = match (own, theirs) {
+                    ((_, Some(_), _), (_, None, _)) => format!(
+                        "`{rate}` is `{rate_ty}`, not a vector: the rate of a vector (`{own_ty}`) is a glam or \
+                         mint vector of the same float type and axes"
                     ),
-                );
+                    ((_, Some(_), _), _) => format!(
+                        "`{rate}` is `{rate_ty}` and this field `{own_ty}`: a rate has the field's float type, \
+                         number of axes and length"
+                    ),
+                    _ => format!(
+                        "`{rate}` is `{rate_ty}` and this field `{own_ty}`: a rate has the field's float type and \
+                         length"
+                    ),
+                };
+                errors.at(rate.span(), message);
                 None
             }
             _ => Some(found),
@@ -258,7 +275,7 @@ fn check_prediction<'a>(
         );
         return None;
     };
-    let float = own.map_or(FloatTy::F32, |(float, _)| float);
+    let float = own.map_or(FloatTy::F32, |(float, _, _)| float);
     if let Some(value) = dt.as_f64()
         && !(value.is_finite() && value > 0.0)
     {

@@ -1,0 +1,12 @@
+#[derive(bitpack::BitPack)]
+struct Body {
+    #[change_group(motion)]
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    #[bitpack(relative(rate = velocity, dt = 0.5))]
+    position: glam::Vec3,
+    #[change_group(motion)]
+    #[quantize(min = -64.0, max = 64.0, res = 0.01)]
+    velocity: glam::DVec3,
+}
+
+fn main() {}

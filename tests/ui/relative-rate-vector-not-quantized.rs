@@ -1,0 +1,11 @@
+#[derive(bitpack::BitPack)]
+struct Body {
+    #[change_group(motion)]
+    #[quantize(min = -1024.0, max = 1024.0, res = 0.01)]
+    #[bitpack(relative(rate = velocity, dt = 0.5))]
+    position: glam::Vec3,
+    #[change_group(motion)]
+    velocity: glam::Vec3,
+}
+
+fn main() {}
