@@ -67,6 +67,8 @@ fn run(prioritize: bool) -> Run {
     let mut converged_after = usize::MAX;
     let mut unchanged_bytes = usize::MAX;
     let mut held_back = 0;
+    let mut history = std::collections::BTreeMap::new();
+    let mut entity_ages = Vec::new();
     for tick in 0..260 {
         let frozen = tick >= 200;
         if !frozen {
@@ -97,8 +99,17 @@ fn run(prioritize: bool) -> Run {
         let differ = keys.into_iter().filter(|&id| world.units.get(id) != recorded.units.get(id)).count();
         assert_eq!(sender.held_back(), differ, "tick {tick}");
         held_back += differ;
-        let decoded = receiver.read(&buf[..used]).expect("decodes").expect("newer");
+        history.insert(sequence, world.clone());
+        let decoded = receiver.read(&buf[..used]).expect("decodes").expect("newer").clone();
         assert!(decoded.close_to(&recorded), "tick {tick}");
+        // Each unit the client holds is the server's of its `updated_at`.
+        for (id, unit) in &decoded.units {
+            let at = receiver.updated_at(Entry { collection: 0, key: u128::from(*id) }).expect("held");
+            let then = history.get(&at).and_then(|then| then.units.get(id)).expect("sent");
+            assert!(unit.close_to(then), "tick {tick}: unit {id} as of {at}");
+            entity_ages.push(sequence.wrapping_sub(at));
+        }
+        assert_eq!(receiver.updated_at(Entry { collection: 0, key: 1 << 40 }), None);
         sender.ack(&receiver.acks());
         if (20..200).contains(&tick) {
             let (all, near) = ages(&world, receiver.latest(), near);
@@ -114,6 +125,12 @@ fn run(prioritize: bool) -> Run {
         unchanged_bytes = used;
     }
     assert!(held_back > 50_000, "{held_back} entries held back");
+    // Units held back are older than their packet.
+    assert!(
+        entity_ages.iter().any(|&age| age > 0) && entity_ages.iter().all(|&age| age < 40),
+        "{:?}",
+        entity_ages.iter().max()
+    );
     assert_eq!(sender.held_back(), 0, "the frozen world fits");
     Run { oldest, oldest_near, converged_after, unchanged_bytes }
 }
@@ -147,12 +164,12 @@ fn a_packet_that_cannot_hold_even_one_entry_is_refused_and_not_recorded() {
     let world = World::random(&mut rng, 10);
     let mut sender: Sender<World> = Sender::new();
     // A whole world without units: a 97-bit header, 32 + 7 + 9 + 14 + 14
-    // bits of scalars and an 11-bit length, 23 bytes. A unit takes more
-    // than the 0 bits left.
-    let mut buf = [0u8; 23];
-    assert_eq!(sender.write(&world, &mut buf), Ok(23));
+    // bits of scalars, an 11-bit length and the empty list of stale
+    // entries (1 bit), 24 bytes. A unit takes more than the 7 bits left.
+    let mut buf = [0u8; 24];
+    assert_eq!(sender.write(&world, &mut buf), Ok(24));
     assert!(sender.sent(0).expect("recorded").units.is_empty());
-    let mut buf = [0u8; 22];
+    let mut buf = [0u8; 23];
     let error = sender.write(&world, &mut buf).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::BufferFull);
     assert_eq!(sender.next_sequence(), 1);

@@ -511,8 +511,8 @@ fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
 }
 
 /// What a sender's packet must hold after its 4 check bytes: the header
-/// (sequence, baseline) and the world's plain `write_delta` against the
-/// state the baseline names.
+/// (sequence, baseline), the world's plain `write_delta` against the
+/// state the baseline names, and an empty list of stale entries.
 fn plain_packet<W: ChangeGroups>(sequence: u16, baseline: u16, now: &W, state: &W) -> Result<Vec<u8>, Error> {
     let mut buf = vec![0u8; 1 << 14];
     let mut writer = BitWriter::new(&mut buf);
@@ -521,6 +521,8 @@ fn plain_packet<W: ChangeGroups>(sequence: u16, baseline: u16, now: &W, state: &
     writer.write_bool(true)?;
     writer.write_ack_relative(sequence, baseline)?;
     now.write_delta(state, &mut writer)?;
+    // The list of entries left stale: none.
+    writer.write_bool(false)?;
     let used = writer.finish()?;
     buf.truncate(used);
     Ok(buf)

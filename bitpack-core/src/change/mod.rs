@@ -327,6 +327,46 @@ pub trait ChangeGroups: BitPack {
         first
     }
 
+    /// Calls `f` with each keyed entry `self` holds (numbered from `first`
+    /// as [`ChangeGroups::retain_entries`] numbers them), collection by
+    /// collection, each in key order; returns the number after the type's
+    /// last collection.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn each_entry(&self, first: usize, f: &mut dyn FnMut(crate::sync::Entry)) -> usize {
+        let _ = f;
+        first
+    }
+
+    /// Whether a packet's list of the entries it left stale can name them
+    /// (see [`crate::sync::Receiver::updated_at`]): derived `false` for a
+    /// type that nests change groups, whose deltas number their keyed
+    /// collections by the nested groups they visit.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    const LISTS_STALE: bool = true;
+
+    /// Whether `self` holds keyed entry `entry` (see
+    /// [`ChangeGroups::retain_entries`] for the numbering, from `first`):
+    /// `Ok(Some(equal))`, `equal` when `baseline` holds it `==`;
+    /// `Ok(None)` when its collection does not hold it; `Err(next)` when
+    /// the type has no collection numbered `entry.collection`, `next`
+    /// the number after its last. How a [`crate::sync::Receiver`] knows
+    /// the entries it holds, and checks a packet's list of stale ones.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn holds_entry(
+        &self,
+        baseline: Option<&Self>,
+        first: usize,
+        entry: crate::sync::Entry,
+    ) -> Result<Option<bool>, usize> {
+        let _ = (baseline, entry);
+        Err(first)
+    }
+
     /// [`ChangeGroups::record_state`] for a sender that holds the type's
     /// states flat ([`ChangeGroups::FLAT_MAP`]): every field but the keyed
     /// map, which is left empty (its entries are in the list beside the

@@ -1109,6 +1109,7 @@ where
             Pass::Measure => {
                 let number = budget.next_visit_number();
                 budget.open_visit(gap_bits::<K>);
+                budget.set_baseline_len(base_len);
                 let per = V::PRINTS;
                 let mut prints = budget.prints.take(number);
                 let baseline_prints =
@@ -1156,6 +1157,7 @@ where
                         if item {
                             if candidates {
                                 budget.push(step.key().to_u128(), kind_of(&step));
+                                budget.set_rank(place.rank);
                             }
                             if keep_items {
                                 met.push(([place.item, place.now, place.rank], kind_of(&step)));
@@ -1541,6 +1543,27 @@ pub mod map {
         keep: &mut dyn FnMut(Entry) -> bool,
     ) {
         map.retain(|key, _| keep(Entry { collection, key: key.to_u128() }));
+    }
+
+    /// `each_entry`: `f` with each entry, as collection `collection`.
+    #[inline]
+    pub fn each<K: Key, V>(map: &BTreeMap<K, V>, collection: usize, f: &mut dyn FnMut(Entry)) {
+        for key in map.keys() {
+            f(Entry { collection, key: key.to_u128() });
+        }
+    }
+
+    /// `holds_entry`: whether `map` holds `key`, and if so whether
+    /// `baseline` holds it equal.
+    #[inline]
+    pub fn holds<K: Key, V: PartialEq>(
+        map: &BTreeMap<K, V>,
+        baseline: Option<&BTreeMap<K, V>>,
+        key: u128,
+    ) -> Option<bool> {
+        let key = K::from_u128(key)?;
+        let value = map.get(&key)?;
+        Some(baseline.and_then(|baseline| baseline.get(&key)) == Some(value))
     }
 
     /// `MAX_BITS` of the field: the length and `max_len` of the longest entries.
@@ -2077,6 +2100,28 @@ pub mod sorted_vec {
         key: fn(&V) -> K,
     ) {
         entries.retain(|value| keep(Entry { collection, key: key(value).to_u128() }));
+    }
+
+    /// `each_entry`: `f` with each entry, as collection `collection`.
+    #[inline]
+    pub fn each<K: Key, V>(entries: &[V], collection: usize, f: &mut dyn FnMut(Entry), key: fn(&V) -> K) {
+        for value in entries {
+            f(Entry { collection, key: key(value).to_u128() });
+        }
+    }
+
+    /// `holds_entry`: whether `entries` hold `key`, and if so whether
+    /// `baseline` holds it equal.
+    #[inline]
+    pub fn holds<K: Key, V: PartialEq>(
+        entries: &[V],
+        baseline: Option<&Vec<V>>,
+        wanted: u128,
+        key: fn(&V) -> K,
+    ) -> Option<bool> {
+        let find = |entries: &[V]| entries.binary_search_by(|value| key(value).to_u128().cmp(&wanted)).ok();
+        let value = &entries[find(entries)?];
+        Some(baseline.and_then(|baseline| find(baseline).map(|at| &baseline[at])) == Some(value))
     }
 
     pub use super::map::{max_bits, min_bits, schema};

@@ -21,7 +21,10 @@ use alloc::vec::Vec;
 use core::any::Any;
 use core::fmt;
 
+use crate::adaptive::{Signs, adaptive_bits, read_adaptive, write_adaptive};
 use crate::error::{Error, ErrorKind};
+use crate::read::BitRead;
+use crate::write::BitWrite;
 
 /// What the current pass does at each keyed collection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +61,8 @@ pub(crate) struct Candidate {
     /// Accumulated priority (set by the sender before selection).
     pub(crate) priority: f32,
     pub(crate) send: bool,
+    /// Its place among the baseline's entries (changed and removed ones).
+    pub(crate) rank: usize,
 }
 
 /// One keyed collection met by the traversal.
@@ -68,6 +73,8 @@ pub(crate) struct Visit {
     pub(crate) len: usize,
     /// Bits of a key written as the gap `gap` from the previous one.
     pub(crate) gap_bits: fn(u128) -> usize,
+    /// The baseline's entries (in a delta; 0 whole).
+    pub(crate) baseline_len: usize,
 }
 
 impl Visit {
@@ -136,6 +143,11 @@ pub struct Budget {
     /// before it writes (see `keyed::write_marked`) rather than writing
     /// them as marks first, likely in vain.
     pub(crate) listed: u64,
+    /// An apply pass lists the stale entries (see [`Budget::write_stale`]);
+    /// off to measure a packet without them.
+    pub(crate) listing: bool,
+    /// The world type's `ChangeGroups::LISTS_STALE`.
+    pub(crate) lists_stale: bool,
 }
 
 /// The group prints of every entry of each keyed collection of a state,
@@ -280,6 +292,119 @@ pub(crate) struct Edit {
     pub(crate) in_now: bool,
 }
 
+/// The list of stale entries: per keyed collection that has some, a 1
+/// bit, the collection's number after the previous one's (adaptive), then
+/// the entries by their place among the baseline's `len` entries, in
+/// whichever form is shorter: a 0 bit and a mark for each (1: stale); or
+/// a 1 bit, their count less one (adaptive) and each one's rank gap after
+/// the previous (adaptive). Then a 0 bit: one bit when nothing is stale.
+pub(crate) fn write_stale<W: BitWrite, R: Iterator<Item = usize> + Clone>(
+    writer: &mut W,
+    visits: impl Iterator<Item = (usize, usize, R)>,
+) -> Result<(), Error> {
+    let mut next_collection = 0usize;
+    for (collection, len, ranks) in visits {
+        let count = ranks.clone().count();
+        if count == 0 {
+            continue;
+        }
+        writer.write_bool(true)?;
+        write_adaptive(writer, (collection - next_collection) as u64, Signs::NonNegative)?;
+        let listed = listed_bits(count, ranks.clone())? < len;
+        writer.write_bool(listed)?;
+        if listed {
+            write_adaptive(writer, (count - 1) as u64, Signs::NonNegative)?;
+            for gap in rank_gaps(ranks) {
+                write_adaptive(writer, gap, Signs::NonNegative)?;
+            }
+        } else {
+            let mut stale = ranks.peekable();
+            for rank in 0..len {
+                writer.write_bool(stale.next_if_eq(&rank).is_some())?;
+            }
+        }
+        next_collection = collection + 1;
+    }
+    writer.write_bool(false)
+}
+
+/// Each rank's gap after the previous one (the first's from 0).
+fn rank_gaps(ranks: impl Iterator<Item = usize>) -> impl Iterator<Item = u64> {
+    let mut next = 0usize;
+    ranks.map(move |rank| {
+        let gap = rank - next;
+        next = rank + 1;
+        gap as u64
+    })
+}
+
+/// Bits of `count` ranks as a list (the count, then the gaps); marks take
+/// the baseline's length.
+fn listed_bits(count: usize, ranks: impl Iterator<Item = usize>) -> Result<usize, Error> {
+    let gaps: usize =
+        rank_gaps(ranks).map(|gap| adaptive_bits(gap, Signs::NonNegative)).sum::<Result<_, _>>()?;
+    Ok(adaptive_bits((count - 1) as u64, Signs::NonNegative)? + gaps)
+}
+
+/// Reads [`write_stale`]'s list into `ranks` (collection, rank), the
+/// collections' baseline lengths given by `len_of` (`None`: no such
+/// collection). Refuses a list no writer sends.
+pub(crate) fn read_stale(
+    reader: &mut impl BitRead,
+    mut len_of: impl FnMut(usize) -> Option<usize>,
+    ranks: &mut Vec<(usize, usize)>,
+) -> Result<(), Error> {
+    ranks.clear();
+    let mut next_collection = 0usize;
+    while reader.read_bool()? {
+        let at = reader.bits_read();
+        let refuse = |kind| Error::new(kind, at);
+        let skip: u64 = read_adaptive(reader, Signs::NonNegative)?;
+        let collection = usize::try_from(skip)
+            .ok()
+            .and_then(|skip| next_collection.checked_add(skip))
+            .ok_or(refuse(ErrorKind::OutOfRange))?;
+        let len = len_of(collection).ok_or(refuse(ErrorKind::OutOfRange))?;
+        let first = ranks.len();
+        let listed = reader.read_bool()?;
+        if listed {
+            let count: u64 = read_adaptive(reader, Signs::NonNegative)?;
+            let count = usize::try_from(count)
+                .ok()
+                .filter(|&count| count < len)
+                .ok_or(refuse(ErrorKind::OutOfRange))?;
+            let mut next = 0usize;
+            for _ in 0..=count {
+                let gap: u64 = read_adaptive(reader, Signs::NonNegative)?;
+                let rank = usize::try_from(gap)
+                    .ok()
+                    .and_then(|gap| next.checked_add(gap))
+                    .filter(|&rank| rank < len)
+                    .ok_or(refuse(ErrorKind::OutOfRange))?;
+                ranks.push((collection, rank));
+                next = rank + 1;
+            }
+        } else {
+            if reader.bits_remaining() < len {
+                return Err(refuse(ErrorKind::UnexpectedEnd));
+            }
+            for rank in 0..len {
+                if reader.read_bool()? {
+                    ranks.push((collection, rank));
+                }
+            }
+        }
+        // Some, in the form the writer picks.
+        let count = ranks.len() - first;
+        let stale = ranks[first..].iter().map(|&(_, rank)| rank);
+        if count == 0 || (listed_bits(count, stale)? < len) != listed {
+            return Err(refuse(ErrorKind::NonCanonical));
+        }
+        next_collection = collection.checked_add(1).ok_or(refuse(ErrorKind::OutOfRange))?;
+    }
+    Ok(())
+}
+
 /// An entry held back, and the priority it accumulated.
 #[derive(Clone, Copy, Debug)]
 struct Waiting {
@@ -312,6 +437,8 @@ impl Budget {
             mirrors: Mirrors { visits: Vec::new() },
             direct: false,
             listed: 0,
+            listing: true,
+            lists_stale: true,
         }
     }
 
@@ -360,15 +487,30 @@ impl Budget {
     /// Measure pass: a new visit, whose candidates follow.
     pub(crate) fn open_visit(&mut self, gap_bits: fn(u128) -> usize) {
         self.open = self.candidates.len();
-        self.visits.push(Visit { first: self.open, len: 0, gap_bits });
+        self.visits.push(Visit { first: self.open, len: 0, gap_bits, baseline_len: 0 });
     }
 
     /// Measure pass: a candidate of the last opened visit.
     #[inline]
     pub(crate) fn push(&mut self, key: u128, kind: ItemKind) {
-        self.candidates.push(Candidate { key, kind, bits: 0, priority: 0.0, send: true });
+        self.candidates.push(Candidate { key, kind, bits: 0, priority: 0.0, send: true, rank: 0 });
         if let Some(visit) = self.visits.last_mut() {
             visit.len += 1;
+        }
+    }
+
+    /// Measure pass: the last opened visit's baseline holds `len` entries.
+    pub(crate) fn set_baseline_len(&mut self, len: usize) {
+        if let Some(visit) = self.visits.last_mut() {
+            visit.baseline_len = len;
+        }
+    }
+
+    /// Measure pass: the last candidate's place among the baseline's entries.
+    #[inline]
+    pub(crate) fn set_rank(&mut self, rank: usize) {
+        if let Some(candidate) = self.candidates.last_mut() {
+            candidate.rank = rank;
         }
     }
 
@@ -456,6 +598,31 @@ impl Budget {
     /// How many entries the last packet held back.
     pub(crate) fn waiting(&self) -> usize {
         self.waiting.len()
+    }
+
+    /// Writes the list of the baseline's entries the packet under way
+    /// leaves as they were though they changed or were removed (in an
+    /// apply pass that lists them: see [`Budget::listing`]), so that a
+    /// receiver knows how old each entry it holds is: see [`write_stale`].
+    pub(crate) fn write_stale<W: BitWrite>(&self, writer: &mut W) -> Result<(), Error> {
+        let listing = self.pass == Pass::Apply && self.listing && self.lists_stale;
+        let visits = self.visits.iter().enumerate().filter(|_| listing).map(|(number, visit)| {
+            let stale = self.candidates[visit.first..visit.first + visit.len]
+                .iter()
+                .filter(|candidate| !candidate.send && candidate.kind != ItemKind::New)
+                .map(|candidate| candidate.rank);
+            (number, visit.baseline_len, stale)
+        });
+        write_stale(writer, visits)
+    }
+
+    /// The bits [`Budget::write_stale`] writes for the current selection.
+    pub(crate) fn stale_bits(&self) -> usize {
+        let mut counter = crate::sink::counter::BitCounter::new();
+        match self.write_stale(&mut counter) {
+            Ok(()) => counter.bits_written(),
+            Err(_) => usize::MAX,
+        }
     }
 
     /// Unselects every candidate (a packet without any entry, to measure).

@@ -2,8 +2,12 @@
 
 use core::fmt;
 
+use alloc::vec::Vec;
+
 use super::acks::{ACK_BITS, Acks};
+use super::budget::read_stale;
 use super::packet::{Digest, Incoming, Sequence, carried, fold, nearest, newer, wire};
+use super::sender::Entry;
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -14,8 +18,25 @@ use crate::reader::BitReader;
 /// names and keeps the last `N` states decoded (`N` world values), which
 /// the sender may name as baselines.
 pub struct Receiver<W, const N: usize = 32> {
-    held: [Option<(Sequence, W)>; N],
+    held: [Option<Held<W>>; N],
     latest: Option<Sequence>,
+    /// Scratch for a packet's list of stale entries (and the baseline's
+    /// entries it names them among), and the buffer its state's list is
+    /// built in (a dropped state's, reused).
+    listed: Vec<(usize, usize)>,
+    entries: Vec<Entry>,
+    stale: Vec<(Entry, Sequence)>,
+}
+
+/// A state decoded, and the entries in it older than its packet.
+struct Held<W> {
+    sequence: Sequence,
+    world: W,
+    /// The entries the packet left as in its baseline though the server's
+    /// had changed (or gone): each with the sequence of the packet whose
+    /// server state its value equals, in entry order. Every other entry's
+    /// value is the server's of this packet.
+    stale: Vec<(Entry, Sequence)>,
 }
 
 /// Laps of the 16-bit sequence a delta's check is tried at beyond the
@@ -36,12 +57,7 @@ impl<W, const N: usize> fmt::Debug for Receiver<W, N> {
             .field("latest", &self.latest.map(wire))
             .field(
                 "held",
-                &self
-                    .held
-                    .iter()
-                    .flatten()
-                    .map(|(sequence, _)| wire(*sequence))
-                    .collect::<alloc::vec::Vec<_>>(),
+                &self.held.iter().flatten().map(|held| wire(held.sequence)).collect::<alloc::vec::Vec<_>>(),
             )
             .finish_non_exhaustive()
     }
@@ -51,7 +67,13 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
     /// A receiver that holds nothing.
     pub fn new() -> Self {
         const { assert!(N > 0 && N <= 32_768, "a Receiver keeps between 1 and 32768 states") };
-        Receiver { held: core::array::from_fn(|_| None), latest: None }
+        Receiver {
+            held: core::array::from_fn(|_| None),
+            latest: None,
+            listed: Vec::new(),
+            entries: Vec::new(),
+            stale: Vec::new(),
+        }
     }
 
     /// Decodes a packet: `Ok(Some(world))` for a state newer than any
@@ -94,14 +116,19 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
         if self.latest.is_some_and(|latest| !newer(header.sequence, latest)) {
             return Ok(None);
         }
-        let world = match header.baseline {
-            Some(baseline) => {
-                let held =
-                    self.held(baseline).ok_or(Error::new(ErrorKind::MissingBaseline, reader.bits_read()))?;
-                W::read_delta(held, &mut reader)?
-            }
+        let Receiver { held, listed, entries, stale, .. } = self;
+        let baseline = match header.baseline {
+            Some(baseline) => Some(
+                Self::held_in(held, baseline)
+                    .ok_or(Error::new(ErrorKind::MissingBaseline, reader.bits_read()))?,
+            ),
+            None => None,
+        };
+        let world = match baseline {
+            Some(baseline) => W::read_delta(&baseline.world, &mut reader)?,
             None => W::read_from(&mut reader)?,
         };
+        read_stale_entries(&mut reader, &world, baseline, (listed, entries), stale)?;
         // Whole bytes left over: another layout; the last byte's unused
         // bits must be the writer's zeros.
         let left = reader.bits_remaining();
@@ -112,14 +139,19 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
             return Err(Error::new(ErrorKind::NonZeroPadding, bytes.len() * 8 - left));
         }
         let slot = &mut self.held[usize::from(wire(header.sequence)) % N];
-        *slot = Some((header.sequence, world));
+        let list = core::mem::take(&mut self.stale);
+        if let Some(old) = slot.take() {
+            // The dropped state's list is the next packet's buffer.
+            self.stale = old.stale;
+        }
+        *slot = Some(Held { sequence: header.sequence, world, stale: list });
         self.latest = Some(header.sequence);
-        Ok(slot.as_ref().map(|(_, world)| world))
+        Ok(slot.as_ref().map(|held| &held.world))
     }
 
     /// The newest state decoded.
     pub fn latest(&self) -> Option<&W> {
-        self.held(self.latest?)
+        self.held(self.latest?).map(|held| &held.world)
     }
 
     /// The newest sequence decoded.
@@ -129,13 +161,45 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
 
     /// The state decoded from packet `sequence`, while kept.
     pub fn get(&self, sequence: u16) -> Option<&W> {
-        self.held(nearest(sequence, self.latest?))
+        self.held(nearest(sequence, self.latest?)).map(|held| &held.world)
+    }
+
+    /// How fresh `entry` of the newest state is: the sequence of the
+    /// packet whose server state its value equals (within the declared
+    /// resolutions), so that a game knows each entity's age and can
+    /// extrapolate it; `None` for an entry the newest state does not hold.
+    /// The packet's own sequence for every entry it carried or found
+    /// unchanged; an older one for an entry it left as it was for lack of
+    /// room (see [`Sender::held_back`](super::Sender::held_back)). A game
+    /// maps sequences to its ticks with
+    /// [`Sender::next_sequence`](super::Sender::next_sequence) before each
+    /// write.
+    ///
+    /// Exact for a world whose keyed collections are its own fields; for
+    /// a world that nests change-group types, whose packets cannot list
+    /// their stale entries, `None`.
+    pub fn updated_at(&self, entry: Entry) -> Option<u16> {
+        if !W::LISTS_STALE {
+            return None;
+        }
+        let newest = self.held(self.latest?)?;
+        if let Ok(index) = newest.stale.binary_search_by(|(held, _)| held.cmp(&entry)) {
+            return Some(wire(newest.stale[index].1));
+        }
+        match newest.world.holds_entry(None, 0, entry) {
+            Ok(Some(_)) => Some(wire(newest.sequence)),
+            _ => None,
+        }
     }
 
     /// The state decoded from packet `sequence` (all 32 bits), while kept.
-    fn held(&self, sequence: Sequence) -> Option<&W> {
-        match &self.held[usize::from(wire(sequence)) % N] {
-            Some((held, world)) if *held == sequence => Some(world),
+    fn held(&self, sequence: Sequence) -> Option<&Held<W>> {
+        Self::held_in(&self.held, sequence)
+    }
+
+    fn held_in(held: &[Option<Held<W>>; N], sequence: Sequence) -> Option<&Held<W>> {
+        match &held[usize::from(wire(sequence)) % N] {
+            Some(held) if held.sequence == sequence => Some(held),
             _ => None,
         }
     }
@@ -149,4 +213,51 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
             .fold(0u32, |field, behind| field | 1 << (behind - 1));
         Acks::new(wire(latest), earlier)
     }
+}
+
+/// Reads the packet's list of entries left stale into `stale`: each one
+/// the new state holds equal to the baseline's (a whole state has none),
+/// with the sequence its value is the server's of (`scratch`: the ranks
+/// listed, and the baseline's entries they rank).
+fn read_stale_entries<W: ChangeGroups>(
+    reader: &mut BitReader<'_>,
+    world: &W,
+    baseline: Option<&Held<W>>,
+    scratch: (&mut Vec<(usize, usize)>, &mut Vec<Entry>),
+    stale: &mut Vec<(Entry, Sequence)>,
+) -> Result<(), Error> {
+    let (listed, entries) = scratch;
+    let at = reader.bits_read();
+    stale.clear();
+    entries.clear();
+    // The baseline's entries by collection, gathered for a list that
+    // names some.
+    let mut gathered = false;
+    let len_of = |collection: usize| {
+        let baseline = baseline.filter(|_| W::LISTS_STALE)?;
+        if !gathered {
+            baseline.world.each_entry(0, &mut |entry| entries.push(entry));
+            gathered = true;
+        }
+        let first = entries.partition_point(|entry| entry.collection < collection);
+        let end = entries.partition_point(|entry| entry.collection <= collection);
+        Some(end - first)
+    };
+    read_stale(reader, len_of, listed)?;
+    for &(collection, rank) in listed.iter() {
+        let refuse = Error::new(ErrorKind::NonCanonical, at);
+        let Some(baseline) = baseline else { return Err(refuse) };
+        let first = entries.partition_point(|entry| entry.collection < collection);
+        let entry = *entries.get(first + rank).ok_or(refuse)?;
+        // Left as in the baseline.
+        if world.holds_entry(Some(&baseline.world), 0, entry) != Ok(Some(true)) {
+            return Err(refuse);
+        }
+        let since = match baseline.stale.binary_search_by(|(held, _)| held.cmp(&entry)) {
+            Ok(index) => baseline.stale[index].1,
+            Err(_) => baseline.sequence,
+        };
+        stale.push((entry, since));
+    }
+    Ok(())
 }

@@ -15,7 +15,7 @@ use crate::write::BitWrite;
 /// A keyed entry a packet may hold back, as a priority function sees it:
 /// the collection (numbered from 0 in the order the world writes its keyed
 /// collections) and the key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Entry {
     /// Which keyed collection of the world.
     pub collection: usize,
@@ -100,6 +100,7 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         const { assert!(N > 0 && N <= 32_768, "a Sender keeps between 1 and 32768 states") };
         let mut budget = Budget::new();
         budget.flat = W::FLAT_MAP;
+        budget.lists_stale = W::LISTS_STALE;
         Sender { sent: core::array::from_fn(|_| None), next: Sequence::from(sequence), budget, scoped: None }
     }
 
@@ -382,9 +383,10 @@ fn write_packet<W: ChangeGroups, S: BitWrite>(
 ) -> Result<(), Error> {
     header.write(writer, W::SCHEMA)?;
     match baseline {
-        Some(baseline) => world.write_delta_within(baseline, writer, budget),
-        None => world.write_to_within(writer, budget),
+        Some(baseline) => world.write_delta_within(baseline, writer, budget)?,
+        None => world.write_to_within(writer, budget)?,
     }
+    budget.write_stale(writer)
 }
 
 /// A packet that cannot hold everything: measure every candidate entry,
@@ -405,8 +407,13 @@ fn write_budgeted<W: ChangeGroups + Clone>(
     // its entries (marks or gaps) depends on which it carries.
     budget.select_none();
     budget.begin(Pass::Apply);
+    // Without the list of the entries left stale, which the selection
+    // decides.
+    budget.listing = false;
     let mut counter = BitCounter::new();
-    write_packet(header, world, baseline, &mut counter, budget)?;
+    let measured = write_packet(header, world, baseline, &mut counter, budget);
+    budget.listing = true;
+    measured?;
     budget.check_complete()?;
     let fixed = counter.bits_written();
     let room = buf.len().saturating_mul(8);
@@ -422,7 +429,19 @@ fn write_budgeted<W: ChangeGroups + Clone>(
         let weight = priority(world, Entry { collection, key });
         if weight.is_finite() { weight.clamp(MIN_WEIGHT, MAX_WEIGHT) } else { MIN_WEIGHT }
     });
-    budget.select(fixed, room);
+    // The list of stale entries takes room too: select again in less
+    // until the selection and its list fit (the write below drops entries
+    // should they still not).
+    let mut listed = 0;
+    for _ in 0..4 {
+        let selected = budget.select(fixed, room.saturating_sub(listed));
+        // Its last bit is in `fixed`.
+        let list = budget.stale_bits().saturating_sub(1);
+        if selected.saturating_add(list) <= room || list <= listed {
+            break;
+        }
+        listed = list;
+    }
     let used = loop {
         budget.begin(Pass::Apply);
         let mut writer = BitWriter::new(buf);

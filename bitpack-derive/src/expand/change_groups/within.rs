@@ -117,6 +117,81 @@ impl Code<'_, '_> {
         }
     }
 
+    /// `each_entry`: each keyed collection and nested type in the order
+    /// deltas meet them, numbered on from `first`.
+    fn each(&self) -> TokenStream {
+        let p = &self.names.runtime;
+        let (visit, f) = (quote!(__visit), quote!(__f));
+        let steps = self.changes.items.iter().filter_map(|item| match item {
+            ChangeItem::Keyed { field, .. } => {
+                let keyed = self.keyed(*field)?;
+                let member = self.member(*field);
+                let each = keyed.each(self.names, quote!(self.#member), &visit, &f);
+                Some(quote!(#each #visit += 1;))
+            }
+            ChangeItem::Nested { field, .. } => {
+                let (member, nested) = (self.member(*field), self.nested(self.ty(*field)));
+                Some(quote!(#visit = #nested::each_entry(&self.#member, #visit, #f);))
+            }
+            _ => None,
+        });
+        quote! {
+            #[inline]
+            fn each_entry(&self, #visit: usize, #f: &mut dyn #p::FnMut(#p::keyed::Entry)) -> usize {
+                #[allow(unused_mut)]
+                let mut #visit = #visit;
+                #(#steps)*
+                #visit
+            }
+        }
+    }
+
+    /// `holds_entry`: the collection `entry` names, if it is the type's
+    /// (numbered as `retain_entries` numbers them).
+    fn holds(&self) -> TokenStream {
+        let (p, baseline) = (&self.names.runtime, &self.names.baseline);
+        let (visit, entry) = (quote!(__visit), quote!(__entry));
+        let steps = self.changes.items.iter().filter_map(|item| match item {
+            ChangeItem::Keyed { field, .. } => {
+                let keyed = self.keyed(*field)?;
+                let member = self.member(*field);
+                let base = quote!(#p::Option::map(#baseline, |#baseline| &#baseline.#member));
+                let holds = keyed.holds(self.names, quote!(self.#member), base, quote!(#entry.key));
+                Some(quote! {
+                    if #entry.collection == #visit {
+                        return #p::Ok(#holds);
+                    }
+                    #visit += 1;
+                })
+            }
+            ChangeItem::Nested { field, .. } => {
+                let (member, nested) = (self.member(*field), self.nested(self.ty(*field)));
+                let base = quote!(#p::Option::map(#baseline, |#baseline| &#baseline.#member));
+                Some(quote! {
+                    match #nested::holds_entry(&self.#member, #base, #visit, #entry) {
+                        #p::Err(__next) => #visit = __next,
+                        __found => return __found,
+                    }
+                })
+            }
+            _ => None,
+        });
+        quote! {
+            #[inline]
+            fn holds_entry(
+                &self,
+                #baseline: #p::Option<&Self>,
+                #visit: usize,
+                #entry: #p::keyed::Entry,
+            ) -> #p::Result<#p::Option<bool>, usize> {
+                #[allow(unused_mut)]
+                let mut #visit = #visit;
+                #(#steps)*
+                #p::Err(#visit)
+            }
+        }
+    }
+
     /// `retain_entries`: each keyed collection and nested type in the
     /// order deltas meet them, numbered on from `first`.
     fn retain(&self) -> TokenStream {
@@ -135,7 +210,21 @@ impl Code<'_, '_> {
             }
             _ => None,
         });
+        let holds = self.holds();
+        let each = self.each();
+        let nests = self.changes.items.iter().any(|item| matches!(item, ChangeItem::Nested { .. }));
+        let lists = if nests {
+            quote!(
+                const LISTS_STALE: bool = false;
+            )
+        } else {
+            TokenStream::new()
+        };
         quote! {
+            #holds
+            #each
+            #lists
+
             #[inline]
             fn retain_entries(
                 &mut self,

@@ -126,6 +126,32 @@ impl Keyed<'_> {
         quote_spanned!(self.value.span()=> #module::retain(&mut #place, #collection, #keep #key_of);)
     }
 
+    /// Calls `f` (a `&mut dyn FnMut(Entry)`) with each entry of the
+    /// collection at `place`, as collection `collection`.
+    pub fn each(
+        &self,
+        names: &Names,
+        place: TokenStream,
+        collection: &TokenStream,
+        f: &TokenStream,
+    ) -> TokenStream {
+        let (module, key_of) = (self.module(names), self.key_of(names));
+        quote_spanned!(self.value.span()=> #module::each(&#place, #collection, #f #key_of);)
+    }
+
+    /// Whether the collection at `place` holds `key`, and if so whether
+    /// `base` (an `Option<&Collection>` expression) holds it equal.
+    pub fn holds(
+        &self,
+        names: &Names,
+        place: TokenStream,
+        base: TokenStream,
+        key: TokenStream,
+    ) -> TokenStream {
+        let (module, key_of) = (self.module(names), self.key_of(names));
+        quote_spanned!(self.value.span()=> #module::holds(&#place, #base, #key #key_of))
+    }
+
     /// The collection read as a delta against `base`.
     pub fn read_delta(&self, names: &Names, base: &Access) -> TokenStream {
         let (module, reader, max_len) = (self.module(names), &names.reader, &self.max_len);
