@@ -750,3 +750,187 @@ fn a_world_with_a_field_that_is_not_clone_is_cloned_instead() {
         assert_eq!(sender.sent(sender.next_sequence().wrapping_sub(1)).as_ref(), Some(&world));
     }
 }
+
+/// An entity of the small yards below: three groups (its delta against
+/// itself is their three 0 flags), its key, and a field that stays home,
+/// so that two crates can differ (`!=`) with nothing to send.
+#[derive(BitPack, Clone, Debug, Default, PartialEq)]
+struct Crate {
+    #[change_group(identity)]
+    #[bits(min = 0, max = 1023)]
+    #[bitpack(key)]
+    id: u16,
+    #[change_group(place)]
+    #[bits(min = 0, max = 255)]
+    #[bitpack(relative)]
+    cell: u8,
+    #[change_group(contents)]
+    #[bits(min = 0, max = 7)]
+    ammo: u8,
+    #[bitpack(skip)]
+    seen: u32,
+}
+
+/// Two scalar groups and the crates by id: an unchanged yard is 3 bits.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct Yard {
+    #[change_group(clock)]
+    #[bits(min = 0, max = 255)]
+    tick: u8,
+    #[change_group(weather)]
+    #[bits(min = 0, max = 3)]
+    wind: u8,
+    #[change_group]
+    #[bitpack(max_len = 100)]
+    crates: BTreeMap<u16, Crate>,
+}
+
+/// [`Yard`] with its crates in a `Vec` sorted by id.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct SortedYard {
+    #[change_group(clock)]
+    #[bits(min = 0, max = 255)]
+    tick: u8,
+    #[change_group(weather)]
+    #[bits(min = 0, max = 3)]
+    wind: u8,
+    #[change_group]
+    #[bitpack(max_len = 100)]
+    crates: Vec<Crate>,
+}
+
+/// An entity whose key sits outside its groups (always written): its
+/// delta against itself is not 0 flags alone.
+#[derive(BitPack, Clone, Debug, Default, PartialEq)]
+struct Tag {
+    #[bits(min = 0, max = 1023)]
+    #[bitpack(key)]
+    id: u16,
+    #[change_group(state)]
+    #[bits(min = 0, max = 3)]
+    state: u8,
+    #[bitpack(skip)]
+    seen: u32,
+}
+
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct TagYard {
+    #[change_group(clock)]
+    #[bits(min = 0, max = 255)]
+    tick: u8,
+    #[change_group]
+    #[bitpack(max_len = 100)]
+    tags: Vec<Tag>,
+}
+
+impl Yard {
+    fn of(tick: u8, crates: &[Crate]) -> Yard {
+        Yard { tick, wind: 1, crates: crates.iter().map(|c| (c.id, c.clone())).collect() }
+    }
+
+    fn sorted(&self) -> SortedYard {
+        SortedYard { tick: self.tick, wind: self.wind, crates: self.crates.values().cloned().collect() }
+    }
+}
+
+fn a_crate(id: u16) -> Crate {
+    Crate { id, cell: (id * 10) as u8, ammo: 3, seen: 0 }
+}
+
+/// The bytes `write` writes, and how many bits.
+fn written(write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>) -> (Vec<u8>, usize) {
+    let mut buf = vec![0u8; 1 << 12];
+    let mut writer = BitWriter::new(&mut buf);
+    write(&mut writer).expect("writes");
+    let bits = writer.bits_written();
+    let used = writer.finish().expect("fits");
+    buf.truncate(used);
+    (buf, bits)
+}
+
+/// Two senders, one given the world without what stays home and one with
+/// it, and a receiver of the second's packets.
+struct Twins<W: ChangeGroups + Clone> {
+    plain: Sender<W>,
+    seen: Sender<W>,
+    receiver: Receiver<W>,
+}
+
+impl<W: ChangeGroups + Clone> Twins<W> {
+    fn new() -> Self {
+        Twins { plain: Sender::new(), seen: Sender::new(), receiver: Receiver::new() }
+    }
+
+    /// Both write the same bytes; the receiver reads them unless `lost`.
+    fn write(&mut self, plain: &W, seen: &W, buf: &mut [u8], lost: bool) -> Result<(), Error> {
+        let used = self.plain.write(plain, buf)?;
+        let sent = buf[..used].to_vec();
+        assert_eq!(self.seen.write(seen, buf)?, used);
+        assert_eq!(buf[..used], sent[..]);
+        if !lost {
+            assert!(self.receiver.read(&buf[..used])?.is_some());
+            let acks = self.receiver.acks();
+            self.plain.ack(&acks);
+            self.seen.ack(&acks);
+        }
+        Ok(())
+    }
+}
+
+/// A crate that differs only in what stays home (`seen`) is not sent: the
+/// plain delta and every sender's packet (one walk, the counting walk, a
+/// budget holding crates back) are those of the world without the
+/// difference, and a receiver reads them.
+#[test]
+fn an_entry_that_differs_only_off_the_wire_is_not_sent() -> Result<(), Error> {
+    let mut rng = SplitMix64(32);
+    let crates: Vec<Crate> = (1..=40).map(|id| a_crate(id * 3)).collect();
+    let mut yard = Yard::of(0, &crates);
+    let baseline = yard.clone();
+    let mut seen = yard.clone();
+    for (n, entry) in seen.crates.values_mut().enumerate() {
+        entry.seen = n as u32 + 1;
+    }
+    assert_eq!(
+        written(|writer| seen.write_delta(&baseline, writer)),
+        written(|writer| yard.write_delta(&baseline, writer))
+    );
+    assert_eq!(written(|writer| seen.write_delta(&baseline, writer)).1, 3);
+    let tags_of = |yard: &Yard| TagYard {
+        tick: yard.tick,
+        tags: yard.crates.values().map(|c| Tag { id: c.id, state: c.ammo % 4, seen: c.seen }).collect(),
+    };
+    for budget in [1 << 12, 40] {
+        let (mut maps, mut vecs, mut tags) = (Twins::new(), Twins::new(), Twins::new());
+        let mut buf = vec![0u8; budget];
+        for tick in 0..60u8 {
+            yard.tick = tick;
+            // Every fourth tick, some crates change on the wire too.
+            if tick % 4 == 0 {
+                for _ in 0..(tick % 3) * 5 {
+                    let at = rng.range(0, yard.crates.len() as i32 - 1) as usize;
+                    if let Some(entry) = yard.crates.values_mut().nth(at) {
+                        entry.ammo = (entry.ammo + 1) % 8;
+                    }
+                }
+            }
+            // All, one, or half the crates seen.
+            let mut seen = yard.clone();
+            for (n, entry) in seen.crates.values_mut().enumerate() {
+                let touched = match tick % 3 {
+                    0 => true,
+                    1 => n == usize::from(tick) % 40,
+                    _ => n % 2 == 0,
+                };
+                if touched {
+                    entry.seen = u32::from(tick) * 100 + n as u32;
+                }
+            }
+            let lost = tick % 5 == 2;
+            maps.write(&yard, &seen, &mut buf, lost)?;
+            vecs.write(&yard.sorted(), &seen.sorted(), &mut buf, lost)?;
+            tags.write(&tags_of(&yard), &tags_of(&seen), &mut buf, lost)?;
+        }
+    }
+    Ok(())
+}

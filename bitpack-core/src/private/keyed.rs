@@ -30,7 +30,9 @@
 //!    value (`V::default()`, or the `#[bitpack(spawn = path)]` function's).
 //!
 //! An entry equal (`==`) to the baseline's is not touched, so an unchanged
-//! collection costs one bit whatever its size. Placing the baseline's
+//! collection costs one bit whatever its size; nor is one whose delta would
+//! change nothing (equal bits: it differs in a skipped field, say), which
+//! the bit would not tell the receiver. Placing the baseline's
 //! entries by their rank rather than their key is what both sides can do
 //! (each holds the baseline), and costs less: on the benchmark world's
 //! deltas 38 bytes per tick instead of 121 for the keys as gaps.
@@ -55,6 +57,7 @@ use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
 use crate::read::BitRead;
+use crate::sink::counter::BitCounter;
 use crate::source::SourceExt;
 use crate::sync::budget::{Candidate, Edit, ItemKind, Pass};
 use crate::write::BitWrite;
@@ -231,12 +234,51 @@ where
     }
 }
 
-/// Whether a step is an item of the delta (a `Both` only when changed).
+/// Whether a step is an item of the delta: a `Both` only when changed
+/// (not `==`) and its delta changes something (see [`delta_changes`]).
 #[inline(always)]
-fn is_item<K: Key, V: PartialEq>(step: &Step<'_, K, V>) -> bool {
+fn is_item<K: Key, V: ChangeGroups + PartialEq>(step: &Step<'_, K, V>) -> Result<bool, Error> {
     match step {
-        Step::Both(_, now, base) => now != base,
-        Step::New(..) | Step::Removed(..) => true,
+        Step::Both(_, now, base) => Ok(now != base && delta_changes(*now, *base)?),
+        Step::New(..) | Step::Removed(..) => Ok(true),
+    }
+}
+
+/// [`is_item`] in a sender's measure pass: an entry's delta judged, as
+/// `write_delta_cached` judges it, on the baseline's prints (those of the
+/// `rank`th entry, `per` words each) when kept.
+#[inline(always)]
+fn is_item_cached<K: Key, V: ChangeGroups + PartialEq>(
+    step: &Step<'_, K, V>,
+    rank: usize,
+    baseline_prints: &[u64],
+    per: usize,
+) -> Result<bool, Error> {
+    match (step, V::UNCHANGED_DELTA_BITS) {
+        (Step::Both(_, now, base), Some(unchanged)) if now != base => {
+            let held = baseline_prints.get(rank * per..(rank + 1) * per).unwrap_or(&[]);
+            let mut counter = BitCounter::new();
+            now.write_delta_cached(base, held, &mut [], &mut counter)?;
+            Ok(counter.bits_written() != unchanged)
+        }
+        _ => is_item(step),
+    }
+}
+
+/// Whether `now`'s delta against `base` differs from `base`'s against
+/// itself. Two values can differ (`!=`) and write the same bits (in a
+/// skipped field, say): such an entry is not touched, since its delta
+/// would change nothing.
+fn delta_changes<V: ChangeGroups>(now: &V, base: &V) -> Result<bool, Error> {
+    match V::UNCHANGED_DELTA_BITS {
+        // Any delta that changes something is longer.
+        Some(unchanged) => {
+            let mut counter = BitCounter::new();
+            now.write_delta(base, &mut counter)?;
+            Ok(counter.bits_written() != unchanged)
+        }
+        None => Ok(Fingerprint::of(0, |sink| now.write_delta(base, sink))?
+            != Fingerprint::of(0, |sink| base.write_delta(base, sink))?),
     }
 }
 
@@ -320,22 +362,41 @@ impl Sections {
     fn count<K, V>(&mut self, step: &Step<'_, K, V>, rank: usize, sent: bool) -> Result<(), Error> {
         match (step, sent) {
             (Step::New(..), true) => self.new += 1,
-            (_, true) => {
-                self.touched += 1;
-                let gap = self.last.map_or(rank, |last| rank - last - 1);
-                self.gap_bits += adaptive_bits(gap as u64, Signs::NonNegative)?;
-                self.last = Some(rank);
-            }
+            (_, true) => self.touch(rank)?,
             _ => {}
         }
         Ok(())
     }
 
-    /// Whether the touched entries go as marks (a bit per baseline entry):
-    /// when that is fewer bits than the list (its count, then the gaps).
-    fn marks(&self, base_len: usize, max_len: usize) -> bool {
-        base_len < self.gap_bits.saturating_add(len_bits(max_len))
+    /// Counts a touched entry, the `rank`th of the baseline (after those
+    /// counted before it).
+    #[inline(always)]
+    fn touch(&mut self, rank: usize) -> Result<(), Error> {
+        self.touched += 1;
+        let gap = self.last.map_or(rank, |last| rank - last - 1);
+        self.gap_bits += rank_gap_bits(gap)?;
+        self.last = Some(rank);
+        Ok(())
     }
+
+    /// Whether the touched entries go as marks (see [`marks_fewer`]).
+    fn marks(&self, base_len: usize, max_len: usize) -> bool {
+        marks_fewer(base_len, self.gap_bits, max_len)
+    }
+}
+
+/// Bits of a touched entry's rank gap in the list form (an adaptive `u64`).
+#[inline(always)]
+fn rank_gap_bits(gap: usize) -> Result<usize, Error> {
+    adaptive_bits(gap as u64, Signs::NonNegative)
+}
+
+/// Whether touched entries whose rank gaps take `gap_bits` go as marks (a
+/// bit per baseline entry): when that is fewer bits than the list (its
+/// count, then the gaps).
+#[inline(always)]
+fn marks_fewer(base_len: usize, gap_bits: usize, max_len: usize) -> bool {
+    base_len < gap_bits.saturating_add(len_bits(max_len))
 }
 
 /// Where a step stands: its number among the walk's items, among the
@@ -780,7 +841,9 @@ where
                 (Some((key, value)), Some((base_key, held))) if key == base_key => {
                     next_now = after(now.next(), key, unordered)?;
                     next_base = base.next();
-                    if value == held {
+                    // Without the unchanged delta's length, an entry whose
+                    // delta changes nothing is found before it is written.
+                    if value == held || (V::UNCHANGED_DELTA_BITS.is_none() && !delta_changes(value, held)?) {
                         place.now += 1;
                         place.rank += 1;
                         continue;
@@ -801,12 +864,13 @@ where
                 }
                 (None, None) => break,
             };
-            sections.count(&step, place.rank, true)?;
             // The unchanged entries since the last item (entries of
             // both: a run as long in the world as in the baseline).
             keep_run(cached, kept, place.rank)?;
+            let run = writer.checkpoint();
             zeros(writer, place.rank - kept.1)?;
             if let Step::New(key, value) = step {
+                sections.count(&step, place.rank, true)?;
                 // Its data goes in the second section.
                 // (`count` has counted it: the `new`th, from 1.)
                 if let Some(slot) = news.get_mut(sections.new - 1) {
@@ -816,7 +880,21 @@ where
                 first_new = first_new.or(Some((place.now, key)));
             } else {
                 writer.write_bool(true)?;
-                <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
+                let bits = cached.write(writer, &step, place)?;
+                // Its kind bit and the unchanged delta: the entry changes
+                // nothing (`!=` but the same bits), so it is not touched:
+                // the run's marks and its own taken back (written with the
+                // next item's run; its prints, just recorded, are the
+                // baseline's), and it is not counted.
+                if let (Step::Both(..), Some(unchanged)) = (step, V::UNCHANGED_DELTA_BITS)
+                    && bits == unchanged + 1
+                {
+                    writer.rewind(run);
+                    place.now += 1;
+                    place.rank += 1;
+                    continue;
+                }
+                sections.count(&step, place.rank, true)?;
             }
             place.now += usize::from(!matches!(step, Step::Removed(..)));
             place.rank += usize::from(!matches!(step, Step::New(..)));
@@ -875,7 +953,7 @@ struct Plain<V> {
 impl<'a, K: Key, V: ChangeGroups + PartialEq + 'a, W: BitWrite> Items<'a, K, V, W> for Plain<V> {
     #[inline(always)]
     fn pick(&mut self, step: &Step<'a, K, V>, _: usize) -> Result<Option<bool>, Error> {
-        Ok(is_item(step).then_some(true))
+        Ok(is_item(step)?.then_some(true))
     }
 
     #[inline(always)]
@@ -926,14 +1004,15 @@ struct Cached<'c, V> {
     prints: &'c mut [u64],
 }
 
-impl<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite> Items<'a, K, V, W> for Cached<'_, V> {
+impl<V: ChangeGroups> Cached<'_, V> {
+    /// Writes a sent item's data, returning its bits.
     #[inline(always)]
-    fn pick(&mut self, step: &Step<'a, K, V>, item: usize) -> Result<Option<bool>, Error> {
-        <Measured<'_, V> as Items<'a, K, V, W>>::pick(&mut self.measured, step, item)
-    }
-
-    #[inline(always)]
-    fn data(&mut self, writer: &mut W, step: &Step<'a, K, V>, place: Place) -> Result<(), Error> {
+    fn write<K: Key, W: BitWrite>(
+        &mut self,
+        writer: &mut W,
+        step: &Step<'_, K, V>,
+        place: Place,
+    ) -> Result<usize, Error> {
         let per = self.per;
         let held = self.baseline_prints.get(place.rank * per..(place.rank + 1) * per).unwrap_or(&[]);
         let held = if matches!(step, Step::Both(..)) { held } else { &[] };
@@ -945,7 +1024,19 @@ impl<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite> Items<'a, K, V, W> for Cache
         let measured = &mut self.measured;
         let bits = write_data(writer, step, measured.spawn, &mut measured.spawned, held, mine)?;
         measured.budget.set_bits(place.item, bits);
-        Ok(())
+        Ok(bits)
+    }
+}
+
+impl<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite> Items<'a, K, V, W> for Cached<'_, V> {
+    #[inline(always)]
+    fn pick(&mut self, step: &Step<'a, K, V>, item: usize) -> Result<Option<bool>, Error> {
+        <Measured<'_, V> as Items<'a, K, V, W>>::pick(&mut self.measured, step, item)
+    }
+
+    #[inline(always)]
+    fn data(&mut self, writer: &mut W, step: &Step<'a, K, V>, place: Place) -> Result<(), Error> {
+        self.write(writer, step, place).map(drop)
     }
 
     fn new_item(&self, from: usize) -> Option<Option<(u128, usize)>> {
@@ -1140,17 +1231,12 @@ where
                         order.is_some(),
                     )
                 };
-                let written = if marked {
-                    Ok(())
-                } else if let Err(error) = ordered(at) {
-                    // The scratch and the baseline's prints still go back below.
-                    Err(error)
-                } else {
+                // The candidates, and the sections they make when all are sent.
+                let mut count_items = || -> Result<Sections, Error> {
                     met.clear();
-                    // The candidates, and the sections they make when all are sent.
                     let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
                     for step in merge(now.clone(), base.clone()) {
-                        let item = is_item(&step);
+                        let item = is_item_cached(&step, place.rank, &baseline_prints, per)?;
                         if item {
                             if candidates {
                                 budget.push(step.key().to_u128(), kind_of(&step));
@@ -1165,30 +1251,59 @@ where
                         place.now += usize::from(!matches!(step, Step::Removed(..)));
                         place.rank += usize::from(!matches!(step, Step::New(..)));
                     }
-                    if !candidates {
-                        let listed =
-                            sections.touched + sections.new > 0 && !sections.marks(base_len, max_len);
-                        budget.listed = if listed { budget.listed | hint } else { budget.listed & !hint };
-                    }
-                    let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
-                    let written = if per == 0 {
-                        let mut measured = measured;
-                        write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
-                    } else {
-                        // The buffer's old prints stay where they are: every
-                        // entry's are written below (copied, or recorded by its
-                        // delta), so only a longer world's new room is zeroed.
-                        prints.resize(len.saturating_mul(per), 0);
-                        let mut cached =
-                            Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
-                        if keep_items {
-                            write_items(writer, reach, &met, sections, lens, &mut cached)
-                                .map(|()| sections.items)
-                        } else {
-                            write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    Ok(sections)
+                };
+                let counted = if marked { None } else { Some(ordered(at).and_then(|()| count_items())) };
+                let written = match counted {
+                    None => Ok(()),
+                    // The scratch and the baseline's prints still go back below.
+                    Some(Err(error)) => Err(error),
+                    Some(Ok(sections)) => {
+                        if !candidates {
+                            let listed =
+                                sections.touched + sections.new > 0 && !sections.marks(base_len, max_len);
+                            budget.listed = if listed { budget.listed | hint } else { budget.listed & !hint };
                         }
-                    };
-                    written.map(drop)
+                        let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
+                        let written = if per == 0 {
+                            let mut measured = measured;
+                            write_sections(
+                                writer,
+                                now,
+                                base,
+                                base_len,
+                                max_len,
+                                Some(sections),
+                                &mut measured,
+                            )
+                        } else {
+                            // The buffer's old prints stay where they are: every
+                            // entry's are written below (copied, or recorded by its
+                            // delta), so only a longer world's new room is zeroed.
+                            prints.resize(len.saturating_mul(per), 0);
+                            let mut cached = Cached {
+                                measured,
+                                per,
+                                baseline_prints: &baseline_prints,
+                                prints: &mut prints,
+                            };
+                            if keep_items {
+                                write_items(writer, reach, &met, sections, lens, &mut cached)
+                                    .map(|()| sections.items)
+                            } else {
+                                write_sections(
+                                    writer,
+                                    now,
+                                    base,
+                                    base_len,
+                                    max_len,
+                                    Some(sections),
+                                    &mut cached,
+                                )
+                            }
+                        };
+                        written.map(drop)
+                    }
                 };
                 budget.met = met;
                 if per > 0 && written.is_ok() {
