@@ -204,7 +204,7 @@ pub trait ChangeGroups: BitPack {
     /// itself is `n` 0 bits and every delta that changes something is
     /// longer: derived for a type whose fields all sit in change groups
     /// (a 0 flag each). A keyed collection then tells an entry's delta that
-    /// changes nothing (never sent) by its length alone.
+    /// changes nothing (never sent, refused on read) by its length alone.
     /// `None`, the default: by its bits, which costs fingerprinting both.
     #[doc(hidden)]
     const UNCHANGED_DELTA_BITS: Option<usize> = None;

@@ -41,12 +41,17 @@
 //!
 //! Readers refuse a length over `max_len`, a count larger than the
 //! baseline (touched entries) or than the remaining input can hold, a rank
-//! past the baseline's last entry, a key past its type's maximum, a new
-//! key the baseline holds (`NonCanonical`), a result longer than
-//! `max_len`, and (for [`sorted_vec`]) a value whose key field differs
-//! from the key it was sent under. A failed read leaves the reader where it
-//! was, and nothing is allocated beyond `max_len` entries and the bits the
-//! input holds. A failed write leaves the writer as it was.
+//! past the baseline's last entry, a key past its type's maximum, a result
+//! longer than `max_len`, and (for [`sorted_vec`]) a value whose key field
+//! differs from the key it was sent under. They refuse what the writer
+//! never writes (`NonCanonical`), so that every delta read re-encodes to
+//! the bits it came from: a delta flagged as changed that touches no entry
+//! and adds none, touched entries in the form (marks or list) the writer
+//! does not pick, a changed entry whose delta changes nothing, a new key
+//! the baseline holds (even one the delta removes). A failed read leaves
+//! the reader where it was, and nothing is allocated beyond `max_len`
+//! entries and the bits the input holds. A failed write leaves the writer
+//! as it was.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -268,7 +273,7 @@ fn is_item_cached<K: Key, V: ChangeGroups + PartialEq>(
 /// Whether `now`'s delta against `base` differs from `base`'s against
 /// itself. Two values can differ (`!=`) and write the same bits (in a
 /// skipped field, say): such an entry is not touched, since its delta
-/// would change nothing.
+/// would change nothing, and a reader refuses one that is.
 fn delta_changes<V: ChangeGroups>(now: &V, base: &V) -> Result<bool, Error> {
     match V::UNCHANGED_DELTA_BITS {
         // Any delta that changes something is longer.
@@ -279,6 +284,16 @@ fn delta_changes<V: ChangeGroups>(now: &V, base: &V) -> Result<bool, Error> {
         }
         None => Ok(Fingerprint::of(0, |sink| now.write_delta(base, sink))?
             != Fingerprint::of(0, |sink| base.write_delta(base, sink))?),
+    }
+}
+
+/// Whether `value`, read as `bits` bits of delta against `held`, changes
+/// it: `false` for the delta `held` writes against itself (by its length,
+/// or by re-encoding `value`, which writes the bits it was read from).
+fn read_changes<V: ChangeGroups>(value: &V, held: &V, bits: usize) -> bool {
+    match V::UNCHANGED_DELTA_BITS {
+        Some(unchanged) => bits != unchanged,
+        None => delta_changes(value, held).unwrap_or(false),
     }
 }
 
@@ -1465,11 +1480,15 @@ fn read_whole<K: Key, V: BitPack, B: Put<K, V>>(
 }
 
 /// Reads a delta against `base` (the baseline's entries, `base_len` of
-/// them) into `build`.
+/// them, `holds` telling its keys) into `build`. Refuses what
+/// `write_delta` never writes (`NonCanonical`): a delta flagged as changed
+/// that touches no entry and adds none, touched entries placed in the form
+/// (marks or list) it would not pick, a changed entry whose delta changes
+/// nothing, a new entry under a key the baseline holds (removed or not).
 fn read_delta<'a, R: BitRead, K, V, J, B>(
     reader: &mut R,
     base: J,
-    base_len: usize,
+    (base_len, holds): (usize, impl Fn(K) -> bool),
     max_len: usize,
     spawn: fn() -> V,
     mut build: B,
@@ -1481,6 +1500,7 @@ where
     B: Build<K, V>,
 {
     atomically(reader, |reader| {
+        let flag = reader.bits_read();
         if !reader.read_bool()? {
             for (kept, value) in base {
                 build.kept(kept, value);
@@ -1488,6 +1508,7 @@ where
             return Ok(build);
         }
         // The baseline's entries: a mark each, or a list of rank gaps.
+        let form = reader.bits_read();
         let marks = reader.read_bool()?;
         let mut listed = if marks {
             0
@@ -1516,6 +1537,11 @@ where
             next = Some(next_rank(reader, None)?);
             listed -= 1;
         }
+        // The touched entries' rank gaps' bits, as the writer counts them
+        // to pick the form (see `Sections`), counted only until they decide
+        // it (the marks); 0 when none is touched. A gap counts from `first`.
+        let (mut gap_bits, mut first) = (0, 0);
+        let undecided = base_len.saturating_sub(len_bits(max_len));
         for (rank, (key, held)) in base.enumerate() {
             let at = reader.bits_read();
             let sent = if marks { reader.read_bool()? } else { next == Some(rank) };
@@ -1523,23 +1549,41 @@ where
                 build.kept(key, held);
                 continue;
             }
+            if gap_bits <= undecided {
+                gap_bits += rank_gap_bits(rank - first)?;
+                first = rank + 1;
+            }
             if reader.read_bool()? {
                 build.removed(key);
             } else {
-                build.put(key, V::read_delta(held, reader)?, at)?;
+                let start = reader.bits_read();
+                let value = V::read_delta(held, reader)?;
+                if !read_changes(&value, held, reader.bits_read() - start) {
+                    return Err(Error::new(ErrorKind::NonCanonical, at));
+                }
+                build.put(key, value, at)?;
             }
             if listed > 0 {
                 next = Some(next_rank(reader, Some(rank))?);
                 listed -= 1;
             }
         }
-        // The new entries: each must be one the baseline does not hold.
+        if marks != marks_fewer(base_len, gap_bits, max_len) {
+            return Err(Error::new(ErrorKind::NonCanonical, form));
+        }
+        // The new entries: each under a key the baseline does not hold.
         let new = read_len(reader, max_len, K::PREFIX_BITS as usize)?;
+        if gap_bits == 0 && new == 0 {
+            return Err(Error::new(ErrorKind::NonCanonical, flag));
+        }
         let (mut previous, mut spawned) = (None, None);
         for _ in 0..new {
             let at = reader.bits_read();
             let key = read_key(reader, previous)?;
             previous = Some(key);
+            if holds(key) {
+                return Err(Error::new(ErrorKind::NonCanonical, at));
+            }
             let value = V::read_delta(spawned.get_or_insert_with(spawn), reader)?;
             build.insert(key, value, at)?;
         }
@@ -1712,7 +1756,8 @@ pub mod map {
         spawn: fn() -> V,
     ) -> Result<BTreeMap<K, V>, Error> {
         let build = MapEdit(baseline.clone());
-        Ok(super::read_delta(reader, entries(baseline), baseline.len(), max_len, spawn, build)?.0)
+        let base = (baseline.len(), |key| baseline.contains_key(&key));
+        Ok(super::read_delta(reader, entries(baseline), base, max_len, spawn, build)?.0)
     }
 
     /// `sent_state`: makes `state`, a copy of `now`, the map the receiver
@@ -2025,8 +2070,9 @@ pub mod sorted_vec {
     ) -> Result<Vec<V>, Error> {
         check_sorted(baseline, key, reader.bits_read())?;
         let build = VecBuild { values: Vec::with_capacity(baseline.len().min(max_len)), key };
-        let base = entries(baseline, key);
-        Ok(super::read_delta(reader, base, baseline.len(), max_len, spawn, build)?.values)
+        let holds = |wanted: K| baseline.binary_search_by(|held| key(held).cmp(&wanted)).is_ok();
+        Ok(super::read_delta(reader, entries(baseline, key), (baseline.len(), holds), max_len, spawn, build)?
+            .values)
     }
 
     /// `sent_state`: as [`map::sent_state`].
