@@ -454,12 +454,12 @@ fn cached_deltas_of_nested_fields_write_the_same_bits() -> Result<(), Error> {
 }
 
 /// A delta written by hand against `baseline` (three units): the flag, the
-/// list form, then what `rest` writes.
-fn hand_delta(rest: impl FnOnce(&mut BitWriter<'_>)) -> Vec<u8> {
+/// form (marks, or a list of rank gaps), then what `rest` writes.
+fn hand_delta(marks: bool, rest: impl FnOnce(&mut BitWriter<'_>)) -> Vec<u8> {
     let mut buf = vec![0u8; 256];
     let mut writer = BitWriter::new(&mut buf);
     writer.write_bool(true).expect("changed");
-    writer.write_bool(false).expect("a list of rank gaps");
+    writer.write_bool(marks).expect("the form");
     rest(&mut writer);
     let used = writer.finish().expect("fits");
     buf.truncate(used);
@@ -473,7 +473,7 @@ fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
     let sorted: Vec<Unit> = baseline.values().cloned().collect();
     // Removals of the listed entries, each placed by its rank gap.
     let removals = |gaps: &[u64]| {
-        hand_delta(|writer| {
+        hand_delta(false, |writer| {
             writer.write_int(gaps.len() as i32, 0, 1024).expect("count");
             for &gap in gaps {
                 bitpack::adaptive::write_adaptive(writer, gap, bitpack::Signs::NonNegative).expect("gap");
@@ -487,8 +487,8 @@ fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
     // A rank past the baseline's last entry: 2 entries skipped after rank 1.
     let past = removals(&[1, 2]);
     // A new entry under a key the baseline holds.
-    let held = hand_delta(|writer| {
-        writer.write_int(0, 0, 1024).expect("no entry listed");
+    let held = hand_delta(true, |writer| {
+        writer.write_bits(0, 3).expect("no entry touched");
         writer.write_int(1, 0, 1024).expect("one new entry");
         bitpack::adaptive::write_adaptive(writer, 8u32, bitpack::Signs::NonNegative).expect("key");
         baseline[&8].write_delta(&Unit::spawn(), writer).expect("value");
@@ -503,10 +503,18 @@ fn places_the_baseline_cannot_hold_are_refused_in_place() -> Result<(), Error> {
         let error = sorted_vec::read_delta(&mut reader, &sorted, 1024, Unit::spawn, KEY).unwrap_err();
         assert_eq!((error.kind(), reader.bits_read()), (kind, 0));
     }
-    // The same shapes within the baseline read back.
-    let within = removals(&[1, 0]);
+    // Two removals within the baseline read back, as marks (fewer bits
+    // than their list, which `write_delta` would not pick: refused).
+    let within = hand_delta(true, |writer| {
+        writer.write_bits(0b11110, 5).expect("3 kept, 8 and 9 removed");
+        writer.write_int(0, 0, 1024).expect("no new entry");
+    });
     let back = map::read_delta(&mut BitReader::new(&within), &baseline, 1024, Unit::spawn)?;
     assert_eq!(back.keys().copied().collect::<Vec<_>>(), [3]);
+    let listed = removals(&[1, 0]);
+    let mut reader = BitReader::new(&listed);
+    let error = map::read_delta(&mut reader, &baseline, 1024, Unit::spawn).unwrap_err();
+    assert_eq!((error.kind(), error.bit(), reader.bits_read()), (ErrorKind::NonCanonical, 1, 0));
     Ok(())
 }
 
@@ -751,4 +759,384 @@ fn a_world_with_a_field_that_is_not_clone_is_cloned_instead() {
         sender.ack(&receiver.acks());
         assert_eq!(sender.sent(sender.next_sequence().wrapping_sub(1)).as_ref(), Some(&world));
     }
+}
+
+/// An entity of the small yards below: three groups (its delta against
+/// itself is their three 0 flags), its key, and a field that stays home,
+/// so that two crates can differ (`!=`) with nothing to send.
+#[derive(BitPack, Clone, Debug, Default, PartialEq)]
+struct Crate {
+    #[change_group(identity)]
+    #[bits(min = 0, max = 1023)]
+    #[bitpack(key)]
+    id: u16,
+    #[change_group(place)]
+    #[bits(min = 0, max = 255)]
+    #[bitpack(relative)]
+    cell: u8,
+    #[change_group(contents)]
+    #[bits(min = 0, max = 7)]
+    ammo: u8,
+    #[bitpack(skip)]
+    seen: u32,
+}
+
+/// Two scalar groups and the crates by id: an unchanged yard is 3 bits.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct Yard {
+    #[change_group(clock)]
+    #[bits(min = 0, max = 255)]
+    tick: u8,
+    #[change_group(weather)]
+    #[bits(min = 0, max = 3)]
+    wind: u8,
+    #[change_group]
+    #[bitpack(max_len = 100)]
+    crates: BTreeMap<u16, Crate>,
+}
+
+/// [`Yard`] with its crates in a `Vec` sorted by id.
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct SortedYard {
+    #[change_group(clock)]
+    #[bits(min = 0, max = 255)]
+    tick: u8,
+    #[change_group(weather)]
+    #[bits(min = 0, max = 3)]
+    wind: u8,
+    #[change_group]
+    #[bitpack(max_len = 100)]
+    crates: Vec<Crate>,
+}
+
+/// An entity whose key sits outside its groups (always written): its
+/// delta against itself is not 0 flags alone.
+#[derive(BitPack, Clone, Debug, Default, PartialEq)]
+struct Tag {
+    #[bits(min = 0, max = 1023)]
+    #[bitpack(key)]
+    id: u16,
+    #[change_group(state)]
+    #[bits(min = 0, max = 3)]
+    state: u8,
+    #[bitpack(skip)]
+    seen: u32,
+}
+
+#[derive(BitPack, Clone, Debug, PartialEq)]
+struct TagYard {
+    #[change_group(clock)]
+    #[bits(min = 0, max = 255)]
+    tick: u8,
+    #[change_group]
+    #[bitpack(max_len = 100)]
+    tags: Vec<Tag>,
+}
+
+impl Yard {
+    fn of(tick: u8, crates: &[Crate]) -> Yard {
+        Yard { tick, wind: 1, crates: crates.iter().map(|c| (c.id, c.clone())).collect() }
+    }
+
+    fn sorted(&self) -> SortedYard {
+        SortedYard { tick: self.tick, wind: self.wind, crates: self.crates.values().cloned().collect() }
+    }
+}
+
+fn a_crate(id: u16) -> Crate {
+    Crate { id, cell: (id * 10) as u8, ammo: 3, seen: 0 }
+}
+
+/// The bytes `write` writes, and how many bits.
+fn written(write: impl FnOnce(&mut BitWriter<'_>) -> Result<(), Error>) -> (Vec<u8>, usize) {
+    let mut buf = vec![0u8; 1 << 12];
+    let mut writer = BitWriter::new(&mut buf);
+    write(&mut writer).expect("writes");
+    let bits = writer.bits_written();
+    let used = writer.finish().expect("fits");
+    buf.truncate(used);
+    (buf, bits)
+}
+
+/// `bytes` read as a delta against `baseline`: refused as `NonCanonical`,
+/// the reader left where it was.
+fn refused_in_place<W: ChangeGroups + std::fmt::Debug>(baseline: &W, bytes: &[u8]) {
+    let mut reader = BitReader::new(bytes);
+    let result = W::read_delta(baseline, &mut reader);
+    let read = reader.bits_read();
+    assert_eq!(
+        (result.map_err(|error| error.kind()).err(), read),
+        (Some(ErrorKind::NonCanonical), 0),
+        "{bytes:02x?}"
+    );
+}
+
+/// Issue 30: against a yard of one crate, whose unchanged delta is 3 bits,
+/// `0c 00` (the crates flagged changed, none sent) and `1c 00` (the crate
+/// marked sent, its delta changing none of its groups) were read as 12 and
+/// 16 bits; both forms of the collection refuse them now, and every other
+/// shape `write_delta` never writes.
+#[test]
+fn keyed_deltas_that_say_nothing_are_refused() {
+    let yard = Yard::of(1, &[a_crate(4)]);
+    let sorted = yard.sorted();
+    assert_eq!(written(|writer| yard.write_delta(&yard, writer)).1, 3);
+    // clock and weather unchanged (0 0), the crates changed (1), marks (1).
+    let start = |writer: &mut BitWriter<'_>| writer.write_bits(0b1100, 4);
+    let no_new = |writer: &mut BitWriter<'_>| writer.write_int(0, 0, 100);
+    let flagged = written(|writer| {
+        start(writer)?;
+        writer.write_bool(false)?; // the crate's mark: untouched
+        no_new(writer)
+    });
+    assert_eq!(flagged, (vec![0x0c, 0x00], 12));
+    let unchanged_entry = written(|writer| {
+        start(writer)?;
+        writer.write_bool(true)?; // marked
+        writer.write_bool(false)?; // changed
+        writer.write_bits(0, 3)?; // ... in none of its three groups
+        no_new(writer)
+    });
+    assert_eq!(unchanged_entry, (vec![0x1c, 0x00], 16));
+    // The crate in the list form, where its mark is fewer bits.
+    let listed = written(|writer| {
+        writer.write_bits(0b0100, 4)?; // ... a list, not marks
+        writer.write_int(1, 0, 100)?;
+        bitpack::adaptive::write_adaptive(writer, 0u64, bitpack::Signs::NonNegative)?;
+        writer.write_bool(true)?; // removed
+        no_new(writer)
+    });
+    // The crate removed and sent again as new under its key.
+    let respawned = written(|writer| {
+        start(writer)?;
+        writer.write_bool(true)?;
+        writer.write_bool(true)?; // removed
+        writer.write_int(1, 0, 100)?;
+        bitpack::adaptive::write_adaptive(writer, 4u16, bitpack::Signs::NonNegative)?;
+        a_crate(4).write_delta(&Crate::default(), writer)
+    });
+    for (bytes, _) in [flagged, unchanged_entry, listed, respawned] {
+        refused_in_place(&yard, &bytes);
+        refused_in_place(&sorted, &bytes);
+    }
+    // Twenty crates, the first removed: its rank gap (0) and the count
+    // are fewer bits than twenty marks, so marks are refused.
+    let many = Yard::of(1, &(1..=20).map(a_crate).collect::<Vec<_>>());
+    let mut fewer = many.clone();
+    fewer.crates.remove(&1);
+    let removed = |marks: bool| {
+        written(|writer| {
+            writer.write_bits(0b100, 3)?;
+            writer.write_bool(marks)?;
+            if marks {
+                writer.write_bits(0b11, 2)?; // the first marked, removed
+                writer.write_bits(0, 19)?;
+            } else {
+                writer.write_int(1, 0, 100)?;
+                bitpack::adaptive::write_adaptive(writer, 0u64, bitpack::Signs::NonNegative)?;
+                writer.write_bool(true)?;
+            }
+            no_new(writer)
+        })
+    };
+    assert_eq!(removed(false), written(|writer| fewer.write_delta(&many, writer)));
+    refused_in_place(&many, &removed(true).0);
+    refused_in_place(&many.sorted(), &removed(true).0);
+    // A tag's delta against itself writes its key: the same shape, told by its bits.
+    let tag = Tag { id: 4, state: 2, seen: 0 };
+    let tags = TagYard { tick: 1, tags: vec![tag.clone()] };
+    let (unchanged_tag, _) = written(|writer| {
+        writer.write_bits(0b110, 3)?; // clock unchanged, tags changed, marks
+        writer.write_bool(true)?;
+        writer.write_bool(false)?;
+        tag.write_delta(&tag, writer)?;
+        no_new(writer)
+    });
+    refused_in_place(&tags, &unchanged_tag);
+}
+
+/// What `read` makes of `input`: when it accepts, the value (returned)
+/// re-encodes by `write` to exactly the bits it read; when it refuses, the
+/// reader has not moved.
+fn reencodes<C: std::fmt::Debug>(
+    input: &[u8],
+    read: impl FnOnce(&mut BitReader<'_>) -> Result<C, Error>,
+    write: impl FnOnce(&C, &mut BitWriter<'_>) -> Result<(), Error>,
+) -> Option<C> {
+    let mut reader = BitReader::new(input);
+    let Ok(back) = read(&mut reader) else {
+        assert_eq!(reader.bits_read(), 0, "{input:02x?}");
+        return None;
+    };
+    let read = reader.bits_read();
+    let (again, bits) = written(|writer| write(&back, writer));
+    assert_eq!(bits, read, "{input:02x?} read as {back:?}");
+    let (mut one, mut two) = (BitReader::new(input), BitReader::new(&again));
+    for bit in 0..read {
+        assert_eq!(one.read_bool().ok(), two.read_bool().ok(), "bit {bit} of {input:02x?}");
+    }
+    Some(back)
+}
+
+/// [`reencodes`] for a world's delta against `baseline`: whether it was
+/// accepted with `changed` true of the value.
+fn world_reencodes<W: ChangeGroups + std::fmt::Debug>(
+    baseline: &W,
+    input: &[u8],
+    changed: impl FnOnce(&W) -> bool,
+) -> bool {
+    let back = reencodes(
+        input,
+        |reader| W::read_delta(baseline, reader),
+        |back, writer| back.write_delta(baseline, writer),
+    );
+    back.is_some_and(|back| changed(&back))
+}
+
+/// The house guarantee on hostile bytes: every 1- and 2-byte input and a
+/// few thousand longer ones, as deltas against small yards (both forms, and
+/// a yard of tags) and against their collections alone with room for 7
+/// entries (a 3-bit count: more inputs get past it); what is accepted
+/// re-encodes to the bits it came from.
+#[test]
+fn every_keyed_delta_read_reencodes_to_its_bits() {
+    assert_eq!(
+        (<Crate as ChangeGroups>::UNCHANGED_DELTA_BITS, <Tag as ChangeGroups>::UNCHANGED_DELTA_BITS),
+        (Some(3), None)
+    );
+    let yard = Yard::of(5, &[a_crate(1), a_crate(2), a_crate(9)]);
+    let sorted = yard.sorted();
+    let tags = TagYard { tick: 5, tags: [1, 2, 9].map(|id| Tag { id, state: 1, seen: 0 }).to_vec() };
+    let tag_key = <Tag as bitpack::__private::keyed::KeyField>::key;
+    let crate_key = <Crate as bitpack::__private::keyed::KeyField>::key;
+    let mut inputs: Vec<Vec<u8>> = (0..=u8::MAX).map(|byte| vec![byte]).collect();
+    inputs.extend((0..=u16::MAX).map(|word| word.to_le_bytes().to_vec()));
+    let mut rng = SplitMix64(30);
+    for _ in 0..4000 {
+        let len = rng.range(3, 8) as usize;
+        inputs.push((0..len).map(|_| rng.next_u64() as u8).collect());
+    }
+    // Accepted deltas that change the collection, in each of the six.
+    let mut changed = [0usize; 6];
+    for input in &inputs {
+        let counts = [
+            world_reencodes(&yard, input, |back| back.crates != yard.crates),
+            world_reencodes(&sorted, input, |back| back.crates != sorted.crates),
+            world_reencodes(&tags, input, |back| back.tags != tags.tags),
+            reencodes(
+                input,
+                |reader| map::read_delta(reader, &yard.crates, 7, Crate::default),
+                |back, writer| map::write_delta(writer, back, &yard.crates, 7, Crate::default, None),
+            )
+            .is_some_and(|back| back != yard.crates),
+            reencodes(
+                input,
+                |reader| sorted_vec::read_delta(reader, &sorted.crates, 7, Crate::default, crate_key),
+                |back, writer| {
+                    sorted_vec::write_delta(writer, back, &sorted.crates, 7, Crate::default, crate_key, None)
+                },
+            )
+            .is_some_and(|back| back != sorted.crates),
+            reencodes(
+                input,
+                |reader| sorted_vec::read_delta(reader, &tags.tags, 7, Tag::default, tag_key),
+                |back, writer| {
+                    sorted_vec::write_delta(writer, back, &tags.tags, 7, Tag::default, tag_key, None)
+                },
+            )
+            .is_some_and(|back| back != tags.tags),
+        ];
+        for (count, changes) in changed.iter_mut().zip(counts) {
+            *count += usize::from(changes);
+        }
+    }
+    assert!(changed[..3].iter().all(|&count| count > 10), "{changed:?}");
+    assert!(changed[3..].iter().all(|&count| count > 300), "{changed:?}");
+}
+
+/// Two senders, one given the world without what stays home and one with
+/// it, and a receiver of the second's packets.
+struct Twins<W: ChangeGroups + Clone> {
+    plain: Sender<W>,
+    seen: Sender<W>,
+    receiver: Receiver<W>,
+}
+
+impl<W: ChangeGroups + Clone> Twins<W> {
+    fn new() -> Self {
+        Twins { plain: Sender::new(), seen: Sender::new(), receiver: Receiver::new() }
+    }
+
+    /// Both write the same bytes; the receiver reads them unless `lost`.
+    fn write(&mut self, plain: &W, seen: &W, buf: &mut [u8], lost: bool) -> Result<(), Error> {
+        let used = self.plain.write(plain, buf)?;
+        let sent = buf[..used].to_vec();
+        assert_eq!(self.seen.write(seen, buf)?, used);
+        assert_eq!(buf[..used], sent[..]);
+        if !lost {
+            assert!(self.receiver.read(&buf[..used])?.is_some());
+            let acks = self.receiver.acks();
+            self.plain.ack(&acks);
+            self.seen.ack(&acks);
+        }
+        Ok(())
+    }
+}
+
+/// A crate that differs only in what stays home (`seen`) is not sent: the
+/// plain delta and every sender's packet (one walk, the counting walk, a
+/// budget holding crates back) are those of the world without the
+/// difference, and a receiver reads them.
+#[test]
+fn an_entry_that_differs_only_off_the_wire_is_not_sent() -> Result<(), Error> {
+    let mut rng = SplitMix64(32);
+    let crates: Vec<Crate> = (1..=40).map(|id| a_crate(id * 3)).collect();
+    let mut yard = Yard::of(0, &crates);
+    let baseline = yard.clone();
+    let mut seen = yard.clone();
+    for (n, entry) in seen.crates.values_mut().enumerate() {
+        entry.seen = n as u32 + 1;
+    }
+    assert_eq!(
+        written(|writer| seen.write_delta(&baseline, writer)),
+        written(|writer| yard.write_delta(&baseline, writer))
+    );
+    assert_eq!(written(|writer| seen.write_delta(&baseline, writer)).1, 3);
+    let tags_of = |yard: &Yard| TagYard {
+        tick: yard.tick,
+        tags: yard.crates.values().map(|c| Tag { id: c.id, state: c.ammo % 4, seen: c.seen }).collect(),
+    };
+    for budget in [1 << 12, 40] {
+        let (mut maps, mut vecs, mut tags) = (Twins::new(), Twins::new(), Twins::new());
+        let mut buf = vec![0u8; budget];
+        for tick in 0..60u8 {
+            yard.tick = tick;
+            // Every fourth tick, some crates change on the wire too.
+            if tick % 4 == 0 {
+                for _ in 0..(tick % 3) * 5 {
+                    let at = rng.range(0, yard.crates.len() as i32 - 1) as usize;
+                    if let Some(entry) = yard.crates.values_mut().nth(at) {
+                        entry.ammo = (entry.ammo + 1) % 8;
+                    }
+                }
+            }
+            // All, one, or half the crates seen.
+            let mut seen = yard.clone();
+            for (n, entry) in seen.crates.values_mut().enumerate() {
+                let touched = match tick % 3 {
+                    0 => true,
+                    1 => n == usize::from(tick) % 40,
+                    _ => n % 2 == 0,
+                };
+                if touched {
+                    entry.seen = u32::from(tick) * 100 + n as u32;
+                }
+            }
+            let lost = tick % 5 == 2;
+            maps.write(&yard, &seen, &mut buf, lost)?;
+            vecs.write(&yard.sorted(), &seen.sorted(), &mut buf, lost)?;
+            tags.write(&tags_of(&yard), &tags_of(&seen), &mut buf, lost)?;
+        }
+    }
+    Ok(())
 }

@@ -200,6 +200,15 @@ pub trait ChangeGroups: BitPack {
     /// `baseline`: unsent groups are taken from it.
     fn read_delta<R: BitRead>(baseline: &Self, reader: &mut R) -> Result<Self, Error>;
 
+    /// `Some(n)` when [`ChangeGroups::write_delta`] of any value against
+    /// itself is `n` 0 bits and every delta that changes something is
+    /// longer: derived for a type whose fields all sit in change groups
+    /// (a 0 flag each). A keyed collection then tells an entry's delta that
+    /// changes nothing (never sent, refused on read) by its length alone.
+    /// `None`, the default: by its bits, which costs fingerprinting both.
+    #[doc(hidden)]
+    const UNCHANGED_DELTA_BITS: Option<usize> = None;
+
     /// How many words of group prints [`ChangeGroups::write_delta_cached`]
     /// records for one value: one per group, two for a derived group of
     /// relative floats (its bits themselves when they fit in 128, so that a

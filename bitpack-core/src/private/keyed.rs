@@ -30,7 +30,9 @@
 //!    value (`V::default()`, or the `#[bitpack(spawn = path)]` function's).
 //!
 //! An entry equal (`==`) to the baseline's is not touched, so an unchanged
-//! collection costs one bit whatever its size. Placing the baseline's
+//! collection costs one bit whatever its size; nor is one whose delta would
+//! change nothing (equal bits: it differs in a skipped field, say), which
+//! the bit would not tell the receiver. Placing the baseline's
 //! entries by their rank rather than their key is what both sides can do
 //! (each holds the baseline), and costs less: on the benchmark world's
 //! deltas 38 bytes per tick instead of 121 for the keys as gaps.
@@ -39,12 +41,17 @@
 //!
 //! Readers refuse a length over `max_len`, a count larger than the
 //! baseline (touched entries) or than the remaining input can hold, a rank
-//! past the baseline's last entry, a key past its type's maximum, a new
-//! key the baseline holds (`NonCanonical`), a result longer than
-//! `max_len`, and (for [`sorted_vec`]) a value whose key field differs
-//! from the key it was sent under. A failed read leaves the reader where it
-//! was, and nothing is allocated beyond `max_len` entries and the bits the
-//! input holds. A failed write leaves the writer as it was.
+//! past the baseline's last entry, a key past its type's maximum, a result
+//! longer than `max_len`, and (for [`sorted_vec`]) a value whose key field
+//! differs from the key it was sent under. They refuse what the writer
+//! never writes (`NonCanonical`), so that every delta read re-encodes to
+//! the bits it came from: a delta flagged as changed that touches no entry
+//! and adds none, touched entries in the form (marks or list) the writer
+//! does not pick, a changed entry whose delta changes nothing, a new key
+//! the baseline holds (even one the delta removes). A failed read leaves
+//! the reader where it was, and nothing is allocated beyond `max_len`
+//! entries and the bits the input holds. A failed write leaves the writer
+//! as it was.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -55,6 +62,7 @@ use crate::error::{Error, ErrorKind};
 use crate::pack::BitPack;
 use crate::private::{len_bits, read_len, schema, sum, times, write_atomic, write_len};
 use crate::read::BitRead;
+use crate::sink::counter::BitCounter;
 use crate::source::SourceExt;
 /// The entry type `retain_entries` names entries by.
 pub use crate::sync::Entry;
@@ -233,12 +241,61 @@ where
     }
 }
 
-/// Whether a step is an item of the delta (a `Both` only when changed).
+/// Whether a step is an item of the delta: a `Both` only when changed
+/// (not `==`) and its delta changes something (see [`delta_changes`]).
 #[inline(always)]
-fn is_item<K: Key, V: PartialEq>(step: &Step<'_, K, V>) -> bool {
+fn is_item<K: Key, V: ChangeGroups + PartialEq>(step: &Step<'_, K, V>) -> Result<bool, Error> {
     match step {
-        Step::Both(_, now, base) => now != base,
-        Step::New(..) | Step::Removed(..) => true,
+        Step::Both(_, now, base) => Ok(now != base && delta_changes(*now, *base)?),
+        Step::New(..) | Step::Removed(..) => Ok(true),
+    }
+}
+
+/// [`is_item`] in a sender's measure pass: an entry's delta judged, as
+/// `write_delta_cached` judges it, on the baseline's prints (those of the
+/// `rank`th entry, `per` words each) when kept.
+#[inline(always)]
+fn is_item_cached<K: Key, V: ChangeGroups + PartialEq>(
+    step: &Step<'_, K, V>,
+    rank: usize,
+    baseline_prints: &[u64],
+    per: usize,
+) -> Result<bool, Error> {
+    match (step, V::UNCHANGED_DELTA_BITS) {
+        (Step::Both(_, now, base), Some(unchanged)) if now != base => {
+            let held = baseline_prints.get(rank * per..(rank + 1) * per).unwrap_or(&[]);
+            let mut counter = BitCounter::new();
+            now.write_delta_cached(base, held, &mut [], &mut counter)?;
+            Ok(counter.bits_written() != unchanged)
+        }
+        _ => is_item(step),
+    }
+}
+
+/// Whether `now`'s delta against `base` differs from `base`'s against
+/// itself. Two values can differ (`!=`) and write the same bits (in a
+/// skipped field, say): such an entry is not touched, since its delta
+/// would change nothing, and a reader refuses one that is.
+fn delta_changes<V: ChangeGroups>(now: &V, base: &V) -> Result<bool, Error> {
+    match V::UNCHANGED_DELTA_BITS {
+        // Any delta that changes something is longer.
+        Some(unchanged) => {
+            let mut counter = BitCounter::new();
+            now.write_delta(base, &mut counter)?;
+            Ok(counter.bits_written() != unchanged)
+        }
+        None => Ok(Fingerprint::of(0, |sink| now.write_delta(base, sink))?
+            != Fingerprint::of(0, |sink| base.write_delta(base, sink))?),
+    }
+}
+
+/// Whether `value`, read as `bits` bits of delta against `held`, changes
+/// it: `false` for the delta `held` writes against itself (by its length,
+/// or by re-encoding `value`, which writes the bits it was read from).
+fn read_changes<V: ChangeGroups>(value: &V, held: &V, bits: usize) -> bool {
+    match V::UNCHANGED_DELTA_BITS {
+        Some(unchanged) => bits != unchanged,
+        None => delta_changes(value, held).unwrap_or(false),
     }
 }
 
@@ -322,22 +379,41 @@ impl Sections {
     fn count<K, V>(&mut self, step: &Step<'_, K, V>, rank: usize, sent: bool) -> Result<(), Error> {
         match (step, sent) {
             (Step::New(..), true) => self.new += 1,
-            (_, true) => {
-                self.touched += 1;
-                let gap = self.last.map_or(rank, |last| rank - last - 1);
-                self.gap_bits += adaptive_bits(gap as u64, Signs::NonNegative)?;
-                self.last = Some(rank);
-            }
+            (_, true) => self.touch(rank)?,
             _ => {}
         }
         Ok(())
     }
 
-    /// Whether the touched entries go as marks (a bit per baseline entry):
-    /// when that is fewer bits than the list (its count, then the gaps).
-    fn marks(&self, base_len: usize, max_len: usize) -> bool {
-        base_len < self.gap_bits.saturating_add(len_bits(max_len))
+    /// Counts a touched entry, the `rank`th of the baseline (after those
+    /// counted before it).
+    #[inline(always)]
+    fn touch(&mut self, rank: usize) -> Result<(), Error> {
+        self.touched += 1;
+        let gap = self.last.map_or(rank, |last| rank - last - 1);
+        self.gap_bits += rank_gap_bits(gap)?;
+        self.last = Some(rank);
+        Ok(())
     }
+
+    /// Whether the touched entries go as marks (see [`marks_fewer`]).
+    fn marks(&self, base_len: usize, max_len: usize) -> bool {
+        marks_fewer(base_len, self.gap_bits, max_len)
+    }
+}
+
+/// Bits of a touched entry's rank gap in the list form (an adaptive `u64`).
+#[inline(always)]
+fn rank_gap_bits(gap: usize) -> Result<usize, Error> {
+    adaptive_bits(gap as u64, Signs::NonNegative)
+}
+
+/// Whether touched entries whose rank gaps take `gap_bits` go as marks (a
+/// bit per baseline entry): when that is fewer bits than the list (its
+/// count, then the gaps).
+#[inline(always)]
+fn marks_fewer(base_len: usize, gap_bits: usize, max_len: usize) -> bool {
+    base_len < gap_bits.saturating_add(len_bits(max_len))
 }
 
 /// Where a step stands: its number among the walk's items, among the
@@ -782,7 +858,9 @@ where
                 (Some((key, value)), Some((base_key, held))) if key == base_key => {
                     next_now = after(now.next(), key, unordered)?;
                     next_base = base.next();
-                    if value == held {
+                    // Without the unchanged delta's length, an entry whose
+                    // delta changes nothing is found before it is written.
+                    if value == held || (V::UNCHANGED_DELTA_BITS.is_none() && !delta_changes(value, held)?) {
                         place.now += 1;
                         place.rank += 1;
                         continue;
@@ -803,12 +881,13 @@ where
                 }
                 (None, None) => break,
             };
-            sections.count(&step, place.rank, true)?;
             // The unchanged entries since the last item (entries of
             // both: a run as long in the world as in the baseline).
             keep_run(cached, kept, place.rank)?;
+            let run = writer.checkpoint();
             zeros(writer, place.rank - kept.1)?;
             if let Step::New(key, value) = step {
+                sections.count(&step, place.rank, true)?;
                 // Its data goes in the second section.
                 // (`count` has counted it: the `new`th, from 1.)
                 if let Some(slot) = news.get_mut(sections.new - 1) {
@@ -818,7 +897,21 @@ where
                 first_new = first_new.or(Some((place.now, key)));
             } else {
                 writer.write_bool(true)?;
-                <Cached<'_, V> as Items<'a, K, V, W>>::data(cached, writer, &step, place)?;
+                let bits = cached.write(writer, &step, place)?;
+                // Its kind bit and the unchanged delta: the entry changes
+                // nothing (`!=` but the same bits), so it is not touched:
+                // the run's marks and its own taken back (written with the
+                // next item's run; its prints, just recorded, are the
+                // baseline's), and it is not counted.
+                if let (Step::Both(..), Some(unchanged)) = (step, V::UNCHANGED_DELTA_BITS)
+                    && bits == unchanged + 1
+                {
+                    writer.rewind(run);
+                    place.now += 1;
+                    place.rank += 1;
+                    continue;
+                }
+                sections.count(&step, place.rank, true)?;
             }
             place.now += usize::from(!matches!(step, Step::Removed(..)));
             place.rank += usize::from(!matches!(step, Step::New(..)));
@@ -877,7 +970,7 @@ struct Plain<V> {
 impl<'a, K: Key, V: ChangeGroups + PartialEq + 'a, W: BitWrite> Items<'a, K, V, W> for Plain<V> {
     #[inline(always)]
     fn pick(&mut self, step: &Step<'a, K, V>, _: usize) -> Result<Option<bool>, Error> {
-        Ok(is_item(step).then_some(true))
+        Ok(is_item(step)?.then_some(true))
     }
 
     #[inline(always)]
@@ -928,14 +1021,15 @@ struct Cached<'c, V> {
     prints: &'c mut [u64],
 }
 
-impl<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite> Items<'a, K, V, W> for Cached<'_, V> {
+impl<V: ChangeGroups> Cached<'_, V> {
+    /// Writes a sent item's data, returning its bits.
     #[inline(always)]
-    fn pick(&mut self, step: &Step<'a, K, V>, item: usize) -> Result<Option<bool>, Error> {
-        <Measured<'_, V> as Items<'a, K, V, W>>::pick(&mut self.measured, step, item)
-    }
-
-    #[inline(always)]
-    fn data(&mut self, writer: &mut W, step: &Step<'a, K, V>, place: Place) -> Result<(), Error> {
+    fn write<K: Key, W: BitWrite>(
+        &mut self,
+        writer: &mut W,
+        step: &Step<'_, K, V>,
+        place: Place,
+    ) -> Result<usize, Error> {
         let per = self.per;
         let held = self.baseline_prints.get(place.rank * per..(place.rank + 1) * per).unwrap_or(&[]);
         let held = if matches!(step, Step::Both(..)) { held } else { &[] };
@@ -947,7 +1041,19 @@ impl<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite> Items<'a, K, V, W> for Cache
         let measured = &mut self.measured;
         let bits = write_data(writer, step, measured.spawn, &mut measured.spawned, held, mine)?;
         measured.budget.set_bits(place.item, bits);
-        Ok(())
+        Ok(bits)
+    }
+}
+
+impl<'a, K: Key, V: ChangeGroups + 'a, W: BitWrite> Items<'a, K, V, W> for Cached<'_, V> {
+    #[inline(always)]
+    fn pick(&mut self, step: &Step<'a, K, V>, item: usize) -> Result<Option<bool>, Error> {
+        <Measured<'_, V> as Items<'a, K, V, W>>::pick(&mut self.measured, step, item)
+    }
+
+    #[inline(always)]
+    fn data(&mut self, writer: &mut W, step: &Step<'a, K, V>, place: Place) -> Result<(), Error> {
+        self.write(writer, step, place).map(drop)
     }
 
     fn new_item(&self, from: usize) -> Option<Option<(u128, usize)>> {
@@ -1143,17 +1249,12 @@ where
                         order.is_some(),
                     )
                 };
-                let written = if marked {
-                    Ok(())
-                } else if let Err(error) = ordered(at) {
-                    // The scratch and the baseline's prints still go back below.
-                    Err(error)
-                } else {
+                // The candidates, and the sections they make when all are sent.
+                let mut count_items = || -> Result<Sections, Error> {
                     met.clear();
-                    // The candidates, and the sections they make when all are sent.
                     let (mut sections, mut place) = (Sections::default(), Place { item: 0, now: 0, rank: 0 });
                     for step in merge(now.clone(), base.clone()) {
-                        let item = is_item(&step);
+                        let item = is_item_cached(&step, place.rank, &baseline_prints, per)?;
                         if item {
                             if candidates {
                                 budget.push(step.key().to_u128(), kind_of(&step));
@@ -1169,30 +1270,59 @@ where
                         place.now += usize::from(!matches!(step, Step::Removed(..)));
                         place.rank += usize::from(!matches!(step, Step::New(..)));
                     }
-                    if !candidates {
-                        let listed =
-                            sections.touched + sections.new > 0 && !sections.marks(base_len, max_len);
-                        budget.listed = if listed { budget.listed | hint } else { budget.listed & !hint };
-                    }
-                    let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
-                    let written = if per == 0 {
-                        let mut measured = measured;
-                        write_sections(writer, now, base, base_len, max_len, Some(sections), &mut measured)
-                    } else {
-                        // The buffer's old prints stay where they are: every
-                        // entry's are written below (copied, or recorded by its
-                        // delta), so only a longer world's new room is zeroed.
-                        prints.resize(len.saturating_mul(per), 0);
-                        let mut cached =
-                            Cached { measured, per, baseline_prints: &baseline_prints, prints: &mut prints };
-                        if keep_items {
-                            write_items(writer, reach, &met, sections, lens, &mut cached)
-                                .map(|()| sections.items)
-                        } else {
-                            write_sections(writer, now, base, base_len, max_len, Some(sections), &mut cached)
+                    Ok(sections)
+                };
+                let counted = if marked { None } else { Some(ordered(at).and_then(|()| count_items())) };
+                let written = match counted {
+                    None => Ok(()),
+                    // The scratch and the baseline's prints still go back below.
+                    Some(Err(error)) => Err(error),
+                    Some(Ok(sections)) => {
+                        if !candidates {
+                            let listed =
+                                sections.touched + sections.new > 0 && !sections.marks(base_len, max_len);
+                            budget.listed = if listed { budget.listed | hint } else { budget.listed & !hint };
                         }
-                    };
-                    written.map(drop)
+                        let measured = Measured { budget: &mut *budget, at, spawn, spawned: None };
+                        let written = if per == 0 {
+                            let mut measured = measured;
+                            write_sections(
+                                writer,
+                                now,
+                                base,
+                                base_len,
+                                max_len,
+                                Some(sections),
+                                &mut measured,
+                            )
+                        } else {
+                            // The buffer's old prints stay where they are: every
+                            // entry's are written below (copied, or recorded by its
+                            // delta), so only a longer world's new room is zeroed.
+                            prints.resize(len.saturating_mul(per), 0);
+                            let mut cached = Cached {
+                                measured,
+                                per,
+                                baseline_prints: &baseline_prints,
+                                prints: &mut prints,
+                            };
+                            if keep_items {
+                                write_items(writer, reach, &met, sections, lens, &mut cached)
+                                    .map(|()| sections.items)
+                            } else {
+                                write_sections(
+                                    writer,
+                                    now,
+                                    base,
+                                    base_len,
+                                    max_len,
+                                    Some(sections),
+                                    &mut cached,
+                                )
+                            }
+                        };
+                        written.map(drop)
+                    }
                 };
                 budget.met = met;
                 if per > 0 && written.is_ok() {
@@ -1354,11 +1484,15 @@ fn read_whole<K: Key, V: BitPack, B: Put<K, V>>(
 }
 
 /// Reads a delta against `base` (the baseline's entries, `base_len` of
-/// them) into `build`.
+/// them, `holds` telling its keys) into `build`. Refuses what
+/// `write_delta` never writes (`NonCanonical`): a delta flagged as changed
+/// that touches no entry and adds none, touched entries placed in the form
+/// (marks or list) it would not pick, a changed entry whose delta changes
+/// nothing, a new entry under a key the baseline holds (removed or not).
 fn read_delta<'a, R: BitRead, K, V, J, B>(
     reader: &mut R,
     base: J,
-    base_len: usize,
+    (base_len, holds): (usize, impl Fn(K) -> bool),
     max_len: usize,
     spawn: fn() -> V,
     mut build: B,
@@ -1370,6 +1504,7 @@ where
     B: Build<K, V>,
 {
     atomically(reader, |reader| {
+        let flag = reader.bits_read();
         if !reader.read_bool()? {
             for (kept, value) in base {
                 build.kept(kept, value);
@@ -1377,6 +1512,7 @@ where
             return Ok(build);
         }
         // The baseline's entries: a mark each, or a list of rank gaps.
+        let form = reader.bits_read();
         let marks = reader.read_bool()?;
         let mut listed = if marks {
             0
@@ -1405,6 +1541,11 @@ where
             next = Some(next_rank(reader, None)?);
             listed -= 1;
         }
+        // The touched entries' rank gaps' bits, as the writer counts them
+        // to pick the form (see `Sections`), counted only until they decide
+        // it (the marks); 0 when none is touched. A gap counts from `first`.
+        let (mut gap_bits, mut first) = (0, 0);
+        let undecided = base_len.saturating_sub(len_bits(max_len));
         for (rank, (key, held)) in base.enumerate() {
             let at = reader.bits_read();
             let sent = if marks { reader.read_bool()? } else { next == Some(rank) };
@@ -1412,23 +1553,41 @@ where
                 build.kept(key, held);
                 continue;
             }
+            if gap_bits <= undecided {
+                gap_bits += rank_gap_bits(rank - first)?;
+                first = rank + 1;
+            }
             if reader.read_bool()? {
                 build.removed(key);
             } else {
-                build.put(key, V::read_delta(held, reader)?, at)?;
+                let start = reader.bits_read();
+                let value = V::read_delta(held, reader)?;
+                if !read_changes(&value, held, reader.bits_read() - start) {
+                    return Err(Error::new(ErrorKind::NonCanonical, at));
+                }
+                build.put(key, value, at)?;
             }
             if listed > 0 {
                 next = Some(next_rank(reader, Some(rank))?);
                 listed -= 1;
             }
         }
-        // The new entries: each must be one the baseline does not hold.
+        if marks != marks_fewer(base_len, gap_bits, max_len) {
+            return Err(Error::new(ErrorKind::NonCanonical, form));
+        }
+        // The new entries: each under a key the baseline does not hold.
         let new = read_len(reader, max_len, K::PREFIX_BITS as usize)?;
+        if gap_bits == 0 && new == 0 {
+            return Err(Error::new(ErrorKind::NonCanonical, flag));
+        }
         let (mut previous, mut spawned) = (None, None);
         for _ in 0..new {
             let at = reader.bits_read();
             let key = read_key(reader, previous)?;
             previous = Some(key);
+            if holds(key) {
+                return Err(Error::new(ErrorKind::NonCanonical, at));
+            }
             let value = V::read_delta(spawned.get_or_insert_with(spawn), reader)?;
             build.insert(key, value, at)?;
         }
@@ -1633,7 +1792,8 @@ pub mod map {
         spawn: fn() -> V,
     ) -> Result<BTreeMap<K, V>, Error> {
         let build = MapEdit(baseline.clone());
-        Ok(super::read_delta(reader, entries(baseline), baseline.len(), max_len, spawn, build)?.0)
+        let base = (baseline.len(), |key| baseline.contains_key(&key));
+        Ok(super::read_delta(reader, entries(baseline), base, max_len, spawn, build)?.0)
     }
 
     /// `sent_state`: makes `state`, a copy of `now`, the map the receiver
@@ -2201,8 +2361,9 @@ pub mod sorted_vec {
     ) -> Result<Vec<V>, Error> {
         check_sorted(baseline, key, reader.bits_read())?;
         let build = VecBuild { values: Vec::with_capacity(baseline.len().min(max_len)), key };
-        let base = entries(baseline, key);
-        Ok(super::read_delta(reader, base, baseline.len(), max_len, spawn, build)?.values)
+        let holds = |wanted: K| baseline.binary_search_by(|held| key(held).cmp(&wanted)).is_ok();
+        Ok(super::read_delta(reader, entries(baseline, key), (baseline.len(), holds), max_len, spawn, build)?
+            .values)
     }
 
     /// `sent_state`: as [`map::sent_state`].

@@ -77,6 +77,7 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
     let checks = code.relative_checks();
     let within = code.within(fields, plan.input.generics.type_params().next().is_none());
     let cached = code.cached();
+    let unchanged = code.unchanged_delta_bits();
     let write_changes = atomic::write(names, quote!(#(#tracker_writes)* #p::Ok(())));
     let decode_changes = atomic::read(names, quote!(#(#decodes)* #p::Ok((#(#locals,)*))));
     let write_delta = atomic::write(names, quote!(#(#delta_writes)* #p::Ok(())));
@@ -92,6 +93,8 @@ pub fn expand(names: &Names, plan: &Plan<'_>, fields: &Fields<'_>, changes: &Cha
         impl #impl_generics #p::ChangeGroups for #name #ty_generics #where_clause {
             #tracker
             type Changes = (#(#change_types,)*);
+
+            #unchanged
 
             #[inline]
             fn write_changes<#writer_ty: #p::BitWrite>(
@@ -161,6 +164,18 @@ struct Code<'c, 'a> {
 }
 
 impl Code<'_, '_> {
+    /// `UNCHANGED_DELTA_BITS` when every item is a group, a nested type or
+    /// a keyed collection: a value's delta against itself is then one 0
+    /// flag for each (a field outside the groups writes its value instead).
+    fn unchanged_delta_bits(&self) -> TokenStream {
+        let p = &self.names.runtime;
+        if self.changes.items.iter().any(|item| matches!(item, ChangeItem::Always(_))) {
+            return TokenStream::new();
+        }
+        let bits = Literal::usize_unsuffixed(self.changes.items.len());
+        quote!(const UNCHANGED_DELTA_BITS: #p::Option<usize> = #p::Some(#bits);)
+    }
+
     fn member(&self, position: usize) -> &Member {
         &self.fields[position].member
     }
