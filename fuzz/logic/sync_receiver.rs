@@ -2,10 +2,10 @@
 //! never a panic; a receiver that answers `Err` or `None` keeps what it
 //! held (the fuzzer can learn the check and forge a packet, which then
 //! decodes like any other); a refused `Acks` or keyed read leaves the
-//! reader in place; accepted `Acks` and whole keyed collections re-encode to
-//! exactly the bits they were read from (keyed deltas too, once
-//! `KEYED_DELTAS_CANONICAL`), and an accepted delta, keyed or of the derived
-//! world, goes through `write_delta` and `read_delta` unchanged.
+//! reader in place; accepted `Acks` and keyed collections, whole or as
+//! deltas, re-encode to exactly the bits they were read from, and an
+//! accepted delta, keyed or of the derived world, goes through
+//! `write_delta` and `read_delta` unchanged.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -15,17 +15,6 @@ use crate::bits::assert_rewrites;
 use bitpack::__private::keyed::{map, sorted_vec};
 use bitpack::sync::{Acks, Receiver, Sender};
 use bitpack::{BitPack, BitRead, BitReader, BitWriter, ChangeGroups, Error};
-
-/// Whether every keyed delta a reader accepts has one encoding, so that it
-/// re-encodes to exactly its bits. Off until readers refuse the forms
-/// writers never produce, each of which decodes to a value that re-encodes
-/// otherwise: a collection flagged changed that carries no entry; an entry
-/// marked sent whose delta changes nothing; the touched entries as marks
-/// where the list is shorter, or as a list where the marks are; a
-/// baseline key removed and sent again as a new entry. Whole keyed reads
-/// are checked regardless, and every accepted delta goes through
-/// `write_delta` and `read_delta` unchanged.
-const KEYED_DELTAS_CANONICAL: bool = false;
 
 #[derive(BitPack, Debug, Clone, Default, PartialEq)]
 pub struct Drone {
@@ -201,9 +190,7 @@ pub fn check(bytes: &[u8]) {
         // The derived world's delta against the receiver's newest state.
         let latest = built.latest();
         if let Some((swarm, end)) = in_place(bytes, "Swarm::read_delta", |r| Swarm::read_delta(latest, r)) {
-            if KEYED_DELTAS_CANONICAL {
-                assert_rewrites(bytes, 0, end, "Swarm delta", |w| swarm.write_delta(latest, w));
-            }
+            assert_rewrites(bytes, 0, end, "Swarm delta", |w| swarm.write_delta(latest, w));
             goes_through(
                 "Swarm delta",
                 &swarm,
@@ -231,9 +218,7 @@ pub fn check(bytes: &[u8]) {
     if let Some((now, end)) = in_place(bytes, "map::read_delta", read_map_delta) {
         assert!(now.len() <= MAX);
         let write = |w: &mut BitWriter<'_>| map::write_delta(w, &now, &base, MAX, Drone::default, None);
-        if KEYED_DELTAS_CANONICAL {
-            assert_rewrites(bytes, 0, end, "keyed map delta", write);
-        }
+        assert_rewrites(bytes, 0, end, "keyed map delta", write);
         goes_through("keyed map delta", &now, write, read_map_delta);
     }
     let read_sorted_delta =
@@ -242,9 +227,7 @@ pub fn check(bytes: &[u8]) {
         assert!(now.len() <= MAX);
         let write =
             |w: &mut BitWriter<'_>| sorted_vec::write_delta(w, &now, &sorted, MAX, Drone::default, key, None);
-        if KEYED_DELTAS_CANONICAL {
-            assert_rewrites(bytes, 0, end, "keyed sorted Vec delta", write);
-        }
+        assert_rewrites(bytes, 0, end, "keyed sorted Vec delta", write);
         goes_through("keyed sorted Vec delta", &now, write, read_sorted_delta);
     }
 }
