@@ -2,12 +2,13 @@
 //! in 1200-byte packets. Every packet fits, every unit's update waits a
 //! bounded number of ticks (less for the ones a priority function favours),
 //! and once the world stops changing the client converges and the packets
-//! shrink to the unchanged world's few bytes.
+//! shrink to the unchanged world's few bytes. Fragments take the budget
+//! past their `max_fragments`.
 
 mod change_groups_common;
 mod sync_common;
 
-use bitpack::sync::{Entry, Receiver, Sender};
+use bitpack::sync::{Entry, Fragments, Reassembly, Receiver, Sender};
 use bitpack::{BitCounter, BitRead, BitWrite, ChangeGroups, ErrorKind};
 use sync_common::{SplitMix64, World};
 
@@ -139,6 +140,33 @@ fn a_priority_function_sends_favoured_units_more_often() {
     assert!(favoured.oldest_near <= 2, "{}", favoured.oldest_near);
     assert!(favoured.oldest <= 12, "{}", favoured.oldest);
     assert!(favoured.converged_after <= 12, "{}", favoured.converged_after);
+}
+
+#[test]
+fn fragments_past_their_limit_hold_entries_back_as_the_budget_does() {
+    let mut rng = SplitMix64(7);
+    let mut world = World::random(&mut rng, UNITS);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    // Two datagrams a packet; the delta of 600 units moving takes more.
+    let mut fragments = Fragments::new(DATAGRAM, 2);
+    let mut reassembly: Reassembly = Reassembly::new(DATAGRAM, 2);
+    for tick in 0..30 {
+        churn(&mut world, &mut rng);
+        let sequence = sender.next_sequence();
+        assert_eq!(fragments.write(&mut sender, &world), Ok(2));
+        assert!(fragments.iter().all(|datagram| datagram.len() <= DATAGRAM));
+        let recorded = sender.sent(sequence).expect("recorded");
+        assert!(!recorded.close_to(&world), "tick {tick}: everything fit");
+        let mut decoded = None;
+        for datagram in fragments.iter() {
+            if let Some(world) = reassembly.read(&mut receiver, datagram).expect("takes") {
+                decoded = Some(world.clone());
+            }
+        }
+        assert!(decoded.expect("decoded").close_to(&recorded), "tick {tick}");
+        sender.ack(&receiver.acks());
+    }
 }
 
 #[test]

@@ -10,8 +10,8 @@
 //!
 //! The sequence is carried whole, not as the packet's 16 bits, so that the
 //! receiver tells a fragment of a packet it decoded already (dropped on
-//! arrival) from one of the next lap of the counter, after an outage of any
-//! length, as the [`Receiver`] does for a whole state.
+//! arrival) from one of the next lap of the counter after a long outage,
+//! as the [`Receiver`] does for a whole state.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -39,8 +39,9 @@ const COUNT_AT: usize = 9;
 
 /// A sender's packets split into fragments of at most `datagram` bytes
 /// each, so that a packet carries up to `max_fragments` datagrams' worth of
-/// the world (see the `sync` module docs on when to prefer this to the
-/// packet budget). It holds the fragments of the last packet written, in
+/// the world whole, where the packet budget would hold entries back (the
+/// `bitpack` crate's `sync` guide, "The datagram limit", says when to
+/// choose which). It holds the fragments of the last packet written, in
 /// buffers allocated once.
 ///
 /// The client puts them back together with a [`Reassembly`] whose limits
@@ -302,9 +303,9 @@ impl<const PACKETS: usize> Reassembly<PACKETS> {
     /// Takes one datagram. `Ok(Some(world))` when it completes a packet
     /// that `receiver` decodes to a state newer than any before (what
     /// [`Receiver::read`] answers); `Ok(None)` for a fragment held until
-    /// its packet is complete, a copy of one held, or one of a packet
-    /// already decoded or older than it, or older than every packet in
-    /// progress when `PACKETS` are (dropped).
+    /// its packet is complete, a copy of one held, and one dropped: of a
+    /// packet not newer than the newest decoded, or older than every packet
+    /// in progress when `PACKETS` are.
     ///
     /// `Err` for a datagram that is not such a fragment, and then nothing
     /// changes, neither the receiver nor the fragments held: longer than
