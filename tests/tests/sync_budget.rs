@@ -314,6 +314,36 @@ fn a_view_scopes_each_client_and_entries_come_and_go_within_ten_packets() {
 }
 
 #[test]
+fn a_view_in_fragments_gives_each_packet_exactly_the_units_in_scope() {
+    let mut rng = SplitMix64(33);
+    let mut world = World::random(&mut rng, 400);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut fragments = Fragments::new(DATAGRAM, 16);
+    let mut reassembly: Reassembly = Reassembly::new(DATAGRAM, 16);
+    let mut sight = Sight { x: -900.0 };
+    for tick in 0..100u32 {
+        world.step(&mut rng, 2, 2);
+        sight.x = -900.0 + tick as f32 * 18.0;
+        fragments.write_view(&mut sender, &world, &mut sight).expect("fits");
+        let mut decoded = None;
+        for datagram in fragments.iter() {
+            if let Some(held) = reassembly.read(&mut receiver, datagram).expect("takes") {
+                decoded = Some(held.clone());
+            }
+        }
+        // Nothing held back: the units in scope, as they are this tick.
+        let held = decoded.expect("decoded");
+        let in_scope = world.units.iter().filter(|(_, unit)| (unit.position[0] - sight.x).abs() < 250.0);
+        let in_scope: Vec<u32> = in_scope.map(|(id, _)| *id).collect();
+        assert!(in_scope.len() > 50, "tick {tick}: {} in scope", in_scope.len());
+        assert_eq!(held.units.keys().copied().collect::<Vec<_>>(), in_scope, "tick {tick}");
+        assert!(held.units.values().all(|unit| unit.close_to(&world.units[&unit.id])), "tick {tick}");
+        sender.ack(&receiver.acks());
+    }
+}
+
+#[test]
 fn the_view_of_everything_writes_what_write_does() {
     let mut rng = SplitMix64(32);
     let mut world = World::random(&mut rng, 200);

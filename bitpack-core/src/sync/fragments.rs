@@ -20,6 +20,7 @@ use core::fmt;
 use super::packet::{Digest, Incoming, Sequence, newer, wire};
 use super::receiver::Receiver;
 use super::sender::{Entry, Sender};
+use super::view::View;
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::reader::BitReader;
@@ -122,9 +123,30 @@ impl Fragments {
         world: &W,
         priority: impl FnMut(&W, Entry) -> f32,
     ) -> Result<usize, Error> {
+        self.write_with(sender, |sender, packet| sender.write_prioritized(world, packet, priority))
+    }
+
+    /// [`Fragments::write`] through [`Sender::write_view`]: the packet of
+    /// a client that sees the world through `view`.
+    pub fn write_view<W: ChangeGroups + Clone, const N: usize>(
+        &mut self,
+        sender: &mut Sender<W, N>,
+        world: &W,
+        view: &mut impl View<W>,
+    ) -> Result<usize, Error> {
+        self.write_with(sender, |sender, packet| sender.write_view(world, packet, view))
+    }
+
+    /// Writes `sender`'s next packet with `write` into the packet buffer,
+    /// and splits it.
+    fn write_with<W: ChangeGroups + Clone, const N: usize>(
+        &mut self,
+        sender: &mut Sender<W, N>,
+        write: impl FnOnce(&mut Sender<W, N>, &mut [u8]) -> Result<usize, Error>,
+    ) -> Result<usize, Error> {
         self.count = 0;
         let sequence = sender.next_packet();
-        let used = sender.write_prioritized(world, &mut self.packet, priority)?;
+        let used = write(sender, &mut self.packet)?;
         self.split(sequence, used);
         Ok(self.count)
     }
