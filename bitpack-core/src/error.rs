@@ -71,6 +71,10 @@ pub enum ErrorKind {
     /// A packet is intact but written for another world type (another
     /// `SCHEMA`: a client built from other source than its server).
     SchemaMismatch,
+    /// A fragment of a packet disagrees with the fragments held of it:
+    /// another count, a length no split gives, other bytes at an index
+    /// held, or the packet they make names another sequence.
+    FragmentMismatch,
 }
 
 impl ErrorKind {
@@ -95,6 +99,7 @@ impl ErrorKind {
             ErrorKind::KeyMismatch => "entry's key differs from the key it is sent under",
             ErrorKind::ChecksumMismatch => "packet check does not match its bytes",
             ErrorKind::SchemaMismatch => "packet written for another world type",
+            ErrorKind::FragmentMismatch => "fragment disagrees with the others of its packet",
         }
     }
 }

@@ -73,7 +73,8 @@
 //! │   ├── acks.rs           Acks: what a receiver holds
 //! │   ├── budget.rs         Budget: which keyed entries a full packet sends
 //! │   ├── sender.rs         Sender: the server's side of one client
-//! │   └── receiver.rs       Receiver: the client's side
+//! │   ├── receiver.rs       Receiver: the client's side
+//! │   └── fragments.rs      Fragments, Reassembly: a packet over several datagrams
 //! ├── private/              `__private`: the runtime generated code calls (not public API)
 //! │   ├── mod.rs            the list of its names, by caller; sizes, tags, lengths, strings, arrays, checks
 //! │   ├── schema.rs         SCHEMA fingerprints

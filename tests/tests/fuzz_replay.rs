@@ -89,3 +89,11 @@ fn adaptive_and_changes_deltas_rewrite_exactly() {
 fn sync_receiver() {
     replay("sync_receiver", 0x94D0_49BB_1331_11EB, sync_receiver::check);
 }
+
+#[path = "../../fuzz/logic/sync_fragments.rs"]
+mod sync_fragments;
+
+#[test]
+fn sync_fragments() {
+    replay("sync_fragments", 0xBF58_476D_1CE4_E5B9, sync_fragments::check);
+}

@@ -1,13 +1,14 @@
 //! Once warmed up, a sender and a receiver allocate per packet only the
-//! world copy each keeps for it: a counting global allocator (per thread)
-//! watches every call, and compares with what cloning the world allocates.
+//! world copy each keeps for it, in fragments too: a counting global
+//! allocator (per thread) watches every call, and compares with what
+//! cloning the world allocates.
 
 mod change_groups_common;
 mod counting_allocator;
 mod sync_common;
 
 use bitpack::ChangeGroups;
-use bitpack::sync::{Acks, Receiver, Sender};
+use bitpack::sync::{Acks, Fragments, Reassembly, Receiver, Sender};
 use counting_allocator::measure;
 use sync_common::{SplitMix64, World};
 
@@ -69,4 +70,49 @@ fn packets_that_carry_everything_allocate_one_world_copy() {
 fn packets_under_a_budget_allocate_one_world_copy() {
     session(300, World::clone);
     session(300, World::as_sorted);
+}
+
+#[test]
+fn packets_in_fragments_allocate_one_world_copy() {
+    let mut rng = SplitMix64(22);
+    let mut world = World::random(&mut rng, 200);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut fragments = Fragments::new(300, 32);
+    let mut reassembly: Reassembly = Reassembly::new(300, 32);
+    for tick in 0..300 {
+        world.step(&mut rng, SPAWNS, SPAWNS);
+        let (_, clone) = measure(|| world.clone());
+        let (count, write) = measure(|| fragments.write(&mut sender, &world));
+        let count = count.expect("writes");
+        let (sent, iterate) = measure(|| fragments.iter().map(<[u8]>::len).sum::<usize>());
+        let (decoded, read) = measure(|| {
+            let mut decoded = 0;
+            for datagram in fragments.iter() {
+                decoded += usize::from(reassembly.read(&mut receiver, datagram).expect("takes").is_some());
+            }
+            decoded
+        });
+        assert_eq!(decoded, 1);
+        let (again, copies) = measure(|| {
+            let mut ignored = true;
+            for datagram in fragments.iter() {
+                ignored &= matches!(reassembly.read(&mut receiver, datagram), Ok(None));
+            }
+            ignored
+        });
+        assert!(again);
+        sender.ack(&receiver.acks());
+        if tick < 100 {
+            continue;
+        }
+        // Several datagrams a packet, all of the world.
+        assert!(count >= 3 && sent > 600, "tick {tick}: {count} fragments, {sent} bytes");
+        assert_eq!(sender.sent(sender.next_sequence().wrapping_sub(1)).as_ref(), Some(&world));
+        let copy = clone.allocations + 2 * SPAWNS + 2;
+        assert!(write.allocations <= clone.allocations, "tick {tick}: {write:?} vs {clone:?}");
+        assert!(read.allocations <= copy, "tick {tick}: {read:?} vs {clone:?}");
+        assert_eq!(iterate.allocations, 0, "the fragments are iterated in place");
+        assert_eq!(copies.allocations, 0, "copies of fragments allocate nothing");
+    }
 }

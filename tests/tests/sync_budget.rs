@@ -2,12 +2,13 @@
 //! in 1200-byte packets. Every packet fits, every unit's update waits a
 //! bounded number of ticks (less for the ones a priority function favours),
 //! and once the world stops changing the client converges and the packets
-//! shrink to the unchanged world's few bytes.
+//! shrink to the unchanged world's few bytes. Fragments take the budget
+//! past their `max_fragments`.
 
 mod change_groups_common;
 mod sync_common;
 
-use bitpack::sync::{Entry, Receiver, Sender};
+use bitpack::sync::{Entry, Fragments, Reassembly, Receiver, Sender};
 use bitpack::{BitCounter, BitRead, BitWrite, ChangeGroups, ErrorKind};
 use sync_common::{SplitMix64, World};
 
@@ -159,6 +160,33 @@ fn a_priority_function_sends_favoured_units_more_often() {
 }
 
 #[test]
+fn fragments_past_their_limit_hold_entries_back_as_the_budget_does() {
+    let mut rng = SplitMix64(7);
+    let mut world = World::random(&mut rng, UNITS);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    // Two datagrams a packet; the delta of 600 units moving takes more.
+    let mut fragments = Fragments::new(DATAGRAM, 2);
+    let mut reassembly: Reassembly = Reassembly::new(DATAGRAM, 2);
+    for tick in 0..30 {
+        churn(&mut world, &mut rng);
+        let sequence = sender.next_sequence();
+        assert_eq!(fragments.write(&mut sender, &world), Ok(2));
+        assert!(fragments.iter().all(|datagram| datagram.len() <= DATAGRAM));
+        let recorded = sender.sent(sequence).expect("recorded");
+        assert!(!recorded.close_to(&world), "tick {tick}: everything fit");
+        let mut decoded = None;
+        for datagram in fragments.iter() {
+            if let Some(world) = reassembly.read(&mut receiver, datagram).expect("takes") {
+                decoded = Some(world.clone());
+            }
+        }
+        assert!(decoded.expect("decoded").close_to(&recorded), "tick {tick}");
+        sender.ack(&receiver.acks());
+    }
+}
+
+#[test]
 fn a_packet_that_cannot_hold_even_one_entry_is_refused_and_not_recorded() {
     let mut rng = SplitMix64(5);
     let world = World::random(&mut rng, 10);
@@ -300,6 +328,36 @@ fn a_view_scopes_each_client_and_entries_come_and_go_within_ten_packets() {
         }
     }
     assert!(checked_in > 10_000 && checked_out > 10_000, "{checked_in} in, {checked_out} out");
+}
+
+#[test]
+fn a_view_in_fragments_gives_each_packet_exactly_the_units_in_scope() {
+    let mut rng = SplitMix64(33);
+    let mut world = World::random(&mut rng, 400);
+    let mut sender: Sender<World> = Sender::new();
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut fragments = Fragments::new(DATAGRAM, 16);
+    let mut reassembly: Reassembly = Reassembly::new(DATAGRAM, 16);
+    let mut sight = Sight { x: -900.0 };
+    for tick in 0..100u32 {
+        world.step(&mut rng, 2, 2);
+        sight.x = -900.0 + tick as f32 * 18.0;
+        fragments.write_view(&mut sender, &world, &mut sight).expect("fits");
+        let mut decoded = None;
+        for datagram in fragments.iter() {
+            if let Some(held) = reassembly.read(&mut receiver, datagram).expect("takes") {
+                decoded = Some(held.clone());
+            }
+        }
+        // Nothing held back: the units in scope, as they are this tick.
+        let held = decoded.expect("decoded");
+        let in_scope = world.units.iter().filter(|(_, unit)| (unit.position[0] - sight.x).abs() < 250.0);
+        let in_scope: Vec<u32> = in_scope.map(|(id, _)| *id).collect();
+        assert!(in_scope.len() > 50, "tick {tick}: {} in scope", in_scope.len());
+        assert_eq!(held.units.keys().copied().collect::<Vec<_>>(), in_scope, "tick {tick}");
+        assert!(held.units.values().all(|unit| unit.close_to(&world.units[&unit.id])), "tick {tick}");
+        sender.ack(&receiver.acks());
+    }
 }
 
 #[test]

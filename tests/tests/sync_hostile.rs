@@ -1,13 +1,16 @@
 //! Hostile bytes at every `bitpack::sync` decoder: truncated, random,
 //! flipped and replayed packets, packets of another world type, deltas
 //! against a state the receiver lacks. Never a panic; the receiver answers
-//! `Err` or `None` and keeps exactly what it held.
+//! `Err` or `None` and keeps exactly what it held. The same for fragments:
+//! a `Reassembly` refuses hostile ones with `Err` and keeps exactly the
+//! fragments it held.
 
 mod change_groups_common;
 mod sync_common;
 
 use bitpack::__private::keyed::{map, sorted_vec};
-use bitpack::sync::{Acks, Receiver, Sender};
+use bitpack::__private::seal_fragment;
+use bitpack::sync::{Acks, FRAGMENT_HEADER_BYTES, Fragments, Reassembly, Receiver, Sender};
 use bitpack::{BitRead, BitReader, ChangeGroups, ErrorKind};
 use sync_common::{KEY, SplitMix64, Unit, World};
 
@@ -237,4 +240,192 @@ fn an_ack_the_client_does_not_repeat_stops_the_sender_using_it() {
     // One packet refused per forged ack, the one written before the
     // client's next ack arrives.
     assert_eq!(refused, 20);
+}
+
+/// Fragments of 64 bytes, packets of at most 16 of them.
+const DATAGRAM: usize = 64;
+const MAX_FRAGMENTS: usize = 16;
+
+/// 40 ticks in fragments over a perfect link, then the next packet with
+/// all its fragments held but the last: the receiver, the reassembly, that
+/// packet's fragments and the world it carries.
+struct Fragmented {
+    receiver: Receiver<World>,
+    reassembly: Reassembly,
+    next: Vec<Vec<u8>>,
+    world: World,
+}
+
+/// 40 ticks in fragments over a perfect link: the sender, the receiver,
+/// the reassembly, and the world of the next tick.
+fn fragmented_session() -> (Sender<World>, Receiver<World>, Reassembly, World) {
+    let mut rng = SplitMix64(13);
+    let mut world = World::random(&mut rng, 40);
+    let mut sender: Sender<World> = Sender::starting_at(65_520);
+    let mut receiver = Receiver::new();
+    let mut fragments = Fragments::new(DATAGRAM, MAX_FRAGMENTS);
+    let mut reassembly = Reassembly::new(DATAGRAM, MAX_FRAGMENTS);
+    for _ in 0..40 {
+        world.step(&mut rng, 2, 2);
+        fragments.write(&mut sender, &world).expect("writes");
+        let mut decoded = false;
+        for datagram in fragments.iter() {
+            decoded |= reassembly.read(&mut receiver, datagram).expect("takes").is_some();
+        }
+        assert!(decoded);
+        sender.ack(&receiver.acks());
+    }
+    world.step(&mut rng, 2, 2);
+    (sender, receiver, reassembly, world)
+}
+
+/// The next packet of [`fragmented_session`]'s sender for `world`, split
+/// for datagrams of `datagram` bytes.
+fn next_fragments(world: &World, datagram: usize) -> Vec<Vec<u8>> {
+    let (mut sender, ..) = fragmented_session();
+    let mut fragments = Fragments::new(datagram, MAX_FRAGMENTS);
+    fragments.write(&mut sender, world).expect("writes");
+    fragments.iter().map(<[u8]>::to_vec).collect()
+}
+
+impl Fragmented {
+    fn new() -> Self {
+        let (_, mut receiver, mut reassembly, world) = fragmented_session();
+        let next = next_fragments(&world, DATAGRAM);
+        assert!(next.len() >= 3, "{} fragments", next.len());
+        for datagram in &next[..next.len() - 1] {
+            assert_eq!(reassembly.read(&mut receiver, datagram).expect("takes"), None);
+        }
+        Fragmented { receiver, reassembly, next, world }
+    }
+
+    /// Feeds `datagram`: `Err`, and nothing changed; its kind.
+    fn refused(&mut self, datagram: &[u8]) -> ErrorKind {
+        let before = (format!("{:?}", self.reassembly), held(&self.receiver));
+        let result = self.reassembly.read(&mut self.receiver, datagram).map(|world| world.is_some());
+        assert_eq!((format!("{:?}", self.reassembly), held(&self.receiver)), before);
+        result.expect_err("refused").kind()
+    }
+
+    /// The last fragment, held back: the packet is decoded, the world sent.
+    fn completes(mut self) {
+        let last = self.next.last().expect("fragments");
+        let decoded = self.reassembly.read(&mut self.receiver, last).expect("decodes");
+        assert!(decoded.expect("newer").close_to(&self.world));
+    }
+}
+
+/// `datagram` edited, its check made to hold.
+fn forged(datagram: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut datagram = datagram.to_vec();
+    edit(&mut datagram);
+    seal_fragment(&mut datagram);
+    datagram
+}
+
+#[test]
+fn fragments_cut_flipped_or_random_are_refused_and_change_nothing() {
+    let mut fragmented = Fragmented::new();
+    for datagram in fragmented.next.clone() {
+        for cut in 0..datagram.len() {
+            fragmented.refused(&datagram[..cut]);
+        }
+        for bit in 0..datagram.len() * 8 {
+            let mut flipped = datagram.clone();
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            assert_eq!(fragmented.refused(&flipped), ErrorKind::ChecksumMismatch, "bit {bit}");
+        }
+    }
+    let mut rng = SplitMix64(14);
+    for round in 0..3000 {
+        let len = round % 100;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        fragmented.refused(&bytes);
+    }
+    fragmented.completes();
+}
+
+#[test]
+fn forged_fragments_are_refused_and_change_nothing() {
+    let mut fragmented = Fragmented::new();
+    let next = fragmented.next.clone();
+    let count = next.len() as u8;
+    let (first, last) = (&next[0], next.last().expect("fragments"));
+    // Their checks hold; their claims do not.
+    let cases: Vec<(Vec<u8>, ErrorKind)> = vec![
+        // More fragments than the limit: 17, and 256.
+        (forged(first, |d| d[9] = MAX_FRAGMENTS as u8), ErrorKind::OutOfRange),
+        (forged(first, |d| d[9] = 255), ErrorKind::OutOfRange),
+        // An index past the count.
+        (forged(first, |d| d[8] = count), ErrorKind::OutOfRange),
+        // Another count for the same packet.
+        (forged(first, |d| d[9] = count), ErrorKind::FragmentMismatch),
+        // A copy of a fragment held, with other bytes, or shorter.
+        (forged(first, |d| d[FRAGMENT_HEADER_BYTES + 3] ^= 0x10), ErrorKind::FragmentMismatch),
+        (forged(first, |d| d.truncate(DATAGRAM - 1)), ErrorKind::FragmentMismatch),
+        // Longer than the limit, and empty.
+        (forged(first, |d| d.push(0)), ErrorKind::TooLong),
+        (forged(last, |d| d.truncate(FRAGMENT_HEADER_BYTES)), ErrorKind::UnexpectedEnd),
+        // The last fragment with other bytes, or padded to the others'
+        // length: the packet's check fails, and the fragment is not held.
+        (forged(last, |d| *d.last_mut().expect("a part") ^= 1), ErrorKind::ChecksumMismatch),
+        (forged(last, |d| d.resize(DATAGRAM, 0)), ErrorKind::ChecksumMismatch),
+    ];
+    for (datagram, kind) in cases {
+        assert_eq!(fragmented.refused(&datagram), kind, "{:?}", &datagram[..FRAGMENT_HEADER_BYTES]);
+    }
+    // A fragment held again, the same bytes: taken, and nothing changes.
+    let before = format!("{:?}", fragmented.reassembly);
+    assert_eq!(fragmented.reassembly.read(&mut fragmented.receiver, first).expect("takes"), None);
+    assert_eq!(format!("{:?}", fragmented.reassembly), before);
+    fragmented.completes();
+}
+
+#[test]
+fn a_packet_put_together_wrong_is_refused_and_changes_nothing() {
+    let mut fragmented = Fragmented::new();
+    // The next packet from a sender in the same state, its world one unit
+    // short: the same sequence and count, other bytes.
+    let mut other = fragmented.world.clone();
+    let first_id = *other.units.keys().next().expect("units");
+    other.units.remove(&first_id);
+    let others = next_fragments(&other, DATAGRAM);
+    assert_eq!(others.len(), fragmented.next.len());
+    for datagram in &others[..others.len() - 1] {
+        assert_eq!(fragmented.refused(datagram), ErrorKind::FragmentMismatch);
+    }
+    // Its last fragment completes a packet whose check fails.
+    assert_eq!(fragmented.refused(others.last().expect("fragments")), ErrorKind::ChecksumMismatch);
+    // The same packet split for smaller datagrams: another count.
+    let small = next_fragments(&fragmented.world, DATAGRAM / 2);
+    assert!(small.len() > fragmented.next.len());
+    for datagram in &small {
+        assert_eq!(fragmented.refused(datagram), ErrorKind::FragmentMismatch);
+    }
+    fragmented.completes();
+}
+
+#[test]
+fn a_receiver_back_from_an_outage_catches_up_in_fragments() {
+    // 40,000 packets lost one way: the next ones look older in 16 bits, and
+    // their fragments carry all 32.
+    let mut sender: Sender<Clock> = Sender::new();
+    let mut receiver: Receiver<Clock> = Receiver::new();
+    let mut fragments = Fragments::new(16, 4);
+    let mut reassembly: Reassembly = Reassembly::new(16, 4);
+    let mut decoded = 0;
+    for tick in 0..41_100u32 {
+        let world = Clock::at(tick);
+        assert!(fragments.write(&mut sender, &world).expect("writes") > 1);
+        if !(100..40_100).contains(&tick) {
+            let mut new = None;
+            for datagram in fragments.iter() {
+                new = reassembly.read(&mut receiver, datagram).expect("takes").cloned();
+            }
+            assert_eq!(new, Some(world), "tick {tick}");
+            decoded += 1;
+        }
+        sender.ack(&receiver.acks());
+    }
+    assert_eq!(decoded, 1_100);
 }

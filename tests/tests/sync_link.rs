@@ -5,13 +5,19 @@
 //! for that packet (within the declared resolutions): the world of that
 //! tick, or with a small packet budget the entries that fit over what the
 //! client held. It never fails on a packet the sender wrote.
+//!
+//! Then the same world split into fragments of 64 bytes, each datagram
+//! lost, duplicated and delayed on its own: every packet carries the whole
+//! world, a packet is decoded exactly when all its fragments arrived (a lost
+//! fragment loses that packet only), and packets are lost at the rate
+//! `1 - (1 - p)^k` for `k` fragments.
 
 mod change_groups_common;
 mod sync_common;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use bitpack::sync::{Acks, Receiver, Sender};
+use bitpack::sync::{Acks, Fragments, Reassembly, Receiver, Sender};
 use proptest::prelude::*;
 use sync_common::link::{Conditions, Link};
 use sync_common::{SplitMix64, World};
@@ -158,5 +164,130 @@ fn a_harsh_link_and_a_tight_budget_still_hold() {
         if budget == TIGHT {
             assert!(outcome.partial > 500, "{} packets held entries back", outcome.partial);
         }
+    }
+}
+
+/// Fragments: datagrams of at most this many bytes...
+const DATAGRAM: usize = 64;
+/// ... and packets of at most this many of them.
+const MAX_FRAGMENTS: usize = 16;
+
+struct Fragmented {
+    packets: usize,
+    fragments: usize,
+    decoded: usize,
+    /// The packets expected to arrive whole: the sum over packets of the
+    /// chance that none of its fragments is lost, `(1 - loss)^k`.
+    expected_whole: f64,
+}
+
+/// `ticks` packets of a world of `UNITS` units in fragments over a link of
+/// `packets` conditions, acks over a lossy and slow one. Every packet
+/// carries the whole world; every packet decoded is the world of its tick.
+/// When the link only loses (no delay, no copies), a packet is decoded
+/// exactly when all its fragments arrived.
+fn run_fragments(seed: u64, packets: Conditions, ticks: usize) -> Result<Fragmented, TestCaseError> {
+    let fail = |e: bitpack::Error| TestCaseError::fail(e.to_string());
+    let mut rng = SplitMix64(seed);
+    let mut world = World::random(&mut rng, UNITS);
+    let mut sender: Sender<World> = Sender::starting_at(65_500);
+    let mut receiver: Receiver<World> = Receiver::new();
+    let mut fragments = Fragments::new(DATAGRAM, MAX_FRAGMENTS);
+    let mut reassembly: Reassembly = Reassembly::new(DATAGRAM, MAX_FRAGMENTS);
+    let mut downlink = Link::new(seed ^ 1, packets);
+    let mut uplink = Link::new(seed ^ 2, conditions(20, 5, 50, 4));
+    let loses_only = packets.duplicate == 0 && packets.delay == 0;
+    let mut expected: HashMap<u16, (usize, World)> = HashMap::new();
+    let mut outcome = Fragmented { packets: 0, fragments: 0, decoded: 0, expected_whole: 0.0 };
+    // The fragments of the packet sent last tick, to tell whether all arrived.
+    let mut last_sent: Option<(u16, usize)> = None;
+    for tick in 0..ticks {
+        for (_, bytes) in uplink.arrivals(tick) {
+            sender.ack(&bitpack::decode::<Acks>(&bytes).map_err(fail)?);
+        }
+        world.step(&mut rng, 1 + tick % 2, 1 + tick % 2);
+        let sequence = sender.next_sequence();
+        let count = fragments.write(&mut sender, &world).map_err(fail)?;
+        prop_assert_eq!(count, fragments.iter().len());
+        prop_assert!(fragments.iter().all(|datagram| datagram.len() <= DATAGRAM));
+        // Nothing held back: the packet carries the world itself.
+        let recorded = sender.sent(sequence).ok_or_else(|| TestCaseError::fail("not recorded"))?;
+        prop_assert_eq!(&recorded, &world);
+        expected.insert(sequence, (tick, recorded));
+        expected.retain(|_, (sent, _)| tick - *sent <= packets.max_delay + 2);
+        for datagram in fragments.iter() {
+            downlink.send(tick, sequence, datagram);
+        }
+        outcome.packets += 1;
+        outcome.fragments += count;
+        outcome.expected_whole += (1.0 - packets.loss as f64 / 100.0).powi(count as i32);
+
+        let mut arrived = HashSet::new();
+        let mut decoded_now = None;
+        for (sequence, bytes) in downlink.arrivals(tick) {
+            arrived.insert(bytes.clone());
+            match reassembly.read(&mut receiver, &bytes) {
+                Ok(Some(decoded)) => {
+                    let (_, sent) =
+                        expected.get(&sequence).ok_or_else(|| TestCaseError::fail("unknown packet"))?;
+                    prop_assert!(decoded.close_to(sent), "packet {} decoded differently", sequence);
+                    prop_assert_eq!(receiver.latest_sequence(), Some(sequence));
+                    outcome.decoded += 1;
+                    decoded_now = Some(sequence);
+                }
+                Ok(None) => {}
+                Err(error) => return Err(TestCaseError::fail(format!("packet {sequence}: {error}"))),
+            }
+        }
+        if let (true, Some((sequence, count))) = (loses_only, last_sent) {
+            let whole = arrived.len() == count;
+            prop_assert_eq!(
+                decoded_now == Some(sequence),
+                whole,
+                "packet {} of {} fragments",
+                sequence,
+                count
+            );
+        }
+        last_sent = Some((sequence, count));
+        if let Some(latest) = receiver.latest_sequence() {
+            uplink.send(tick, latest, &bitpack::encode(&receiver.acks()).map_err(fail)?);
+        }
+    }
+    Ok(outcome)
+}
+
+#[test]
+fn fragments_carry_the_whole_world_and_a_lost_one_loses_only_its_packet() {
+    for loss in [0, 5, 20] {
+        let packets = conditions(loss, 0, 0, 0);
+        let outcome = run_fragments(21 + loss, packets, 1_000).map_err(|e| e.to_string()).expect("runs");
+        // The world takes several datagrams.
+        let per_packet = outcome.fragments as f64 / outcome.packets as f64;
+        assert!(per_packet > 2.5, "{per_packet} fragments per packet");
+        // Packets whole at the rate (1 - p)^k, within 6% of the packets sent
+        // (the last one is still in flight).
+        let off = (outcome.decoded as f64 - outcome.expected_whole).abs() / outcome.packets as f64;
+        assert!(off < 0.06, "{} decoded, {:.0} expected", outcome.decoded, outcome.expected_whole);
+        if loss == 0 {
+            assert_eq!(outcome.decoded, outcome.packets - 1);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    #[test]
+    fn fragments_over_a_lossy_link_decode_what_was_sent(
+        seed in any::<u64>(),
+        loss in 0u64..=20,
+        duplicate in 0u64..=10,
+        delay in 0u64..=30,
+        max_delay in 0usize..=4,
+    ) {
+        let packets = conditions(loss, duplicate, delay, max_delay);
+        let outcome = run_fragments(seed, packets, 600)?;
+        prop_assert!(outcome.decoded > 30, "{} decoded", outcome.decoded);
     }
 }

@@ -138,6 +138,10 @@ pub mod schema;
 pub use crate::bits::{bits_required, bits_required64, bits_required128};
 pub use crate::change::GroupRecord;
 pub use crate::error::ErrorKind;
+// Tests and the fuzz checks, to forge fragments whose check holds (a
+// fragment's header and part, its first 4 bytes overwritten).
+#[cfg(feature = "alloc")]
+pub use crate::sync::fragments::seal as seal_fragment;
 
 mod axes;
 mod batch;

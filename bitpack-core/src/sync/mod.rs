@@ -8,7 +8,9 @@
 //! newest state that client acknowledged (whole when it holds none), never
 //! longer than the datagram buffer; the client's [`Receiver`] decodes it
 //! against the state the packet names and keeps the result; the
-//! receiver's [`Acks`] go back, and [`Sender::ack`] takes them.
+//! receiver's [`Acks`] go back, and [`Sender::ack`] takes them. A world
+//! that should arrive whole though it takes more than one datagram is
+//! split into [`Fragments`] and put back together by a [`Reassembly`].
 //!
 //! The world is any [`ChangeGroups`](crate::ChangeGroups) type that is
 //! `Clone`, in practice a struct deriving `BitPack` with `#[change_group]`
@@ -20,6 +22,7 @@
 
 mod acks;
 pub(crate) mod budget;
+pub(crate) mod fragments;
 mod packet;
 mod receiver;
 mod sender;
@@ -27,6 +30,7 @@ mod view;
 
 pub use acks::{ACK_BITS, Acks};
 pub use budget::Budget;
+pub use fragments::{FRAGMENT_HEADER_BYTES, Fragments, MAX_FRAGMENTS, Reassembly};
 pub use receiver::Receiver;
 pub use sender::{Entry, Sender};
 pub use view::View;

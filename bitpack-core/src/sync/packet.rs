@@ -144,15 +144,29 @@ impl Digest {
     /// probability about 1 - 2^-32. It detects corruption, stray packets
     /// and a baseline from another lap, not forgery.
     pub(crate) fn check(self, header: &Header, schema: u64) -> u32 {
-        let mut state = match header.baseline {
+        finish(match header.baseline {
             Some(baseline) => step(step(self.0, schema), 1 + u64::from(baseline >> 16)),
             None => self.0,
-        };
-        state ^= state >> 33;
-        state = state.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        state ^= state >> 33;
-        (state ^ (state >> 32)) as u32
+        })
     }
+
+    /// The 32-bit check of a fragment (see `fragments.rs`): the digest
+    /// stepped with a word of its own, so that a fragment is no packet's
+    /// check and a packet no fragment's.
+    pub(crate) fn fragment_check(self) -> u32 {
+        finish(step(self.0, FRAGMENT))
+    }
+}
+
+/// What a fragment's check steps its digest with.
+const FRAGMENT: u64 = 0x4652_4147_4D45_4E54;
+
+/// The finalizer: every bit of `state` moves about half the check's bits.
+fn finish(mut state: u64) -> u32 {
+    state ^= state >> 33;
+    state = state.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    state ^= state >> 33;
+    (state ^ (state >> 32)) as u32
 }
 
 /// Writes the check of `packet` (its first 4 bytes), written with `header`

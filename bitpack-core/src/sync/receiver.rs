@@ -154,6 +154,11 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
         self.held(self.latest?).map(|held| &held.world)
     }
 
+    /// The newest sequence decoded, all 32 bits.
+    pub(crate) fn newest(&self) -> Option<Sequence> {
+        self.latest
+    }
+
     /// The newest sequence decoded.
     pub fn latest_sequence(&self) -> Option<u16> {
         self.latest.map(wire)

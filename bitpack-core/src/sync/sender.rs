@@ -109,6 +109,12 @@ impl<W: ChangeGroups + Clone, const N: usize> Sender<W, N> {
         wire(self.next)
     }
 
+    /// The sequence the next packet gets, all 32 bits (a fragment carries
+    /// them: see `fragments.rs`).
+    pub(crate) fn next_packet(&self) -> Sequence {
+        self.next
+    }
+
     /// How many keyed entries (changed, spawned or removed) the last
     /// packet written left out for lack of room, to send in later ones; 0
     /// when it carried everything. The client's copies of those entries
