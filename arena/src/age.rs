@@ -12,7 +12,7 @@ use crate::world::{MOBS, PLAYERS};
 const BUCKETS: usize = 1024;
 
 /// A histogram of entity ages in packets.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ages {
     counts: Vec<u64>,
     sum: u64,

@@ -18,6 +18,7 @@ mod peers;
 mod table;
 
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups};
+use bitpack_arena::age::Ages;
 use bitpack_arena::sim::{Arena, Config};
 use bitpack_arena::world::{MAX_HEALTH, Mob, World, absolute};
 use clap::Parser;
@@ -146,11 +147,15 @@ fn a_world_delta_carries_only_the_entries_that_changed() {
 }
 
 #[test]
-fn the_same_seed_gives_the_same_bytes() {
+fn the_same_seed_gives_the_same_bytes_and_ages() {
     let sizes = |report: &Report| -> Vec<Vec<f64>> {
         report.encodings.iter().map(|m| m.bytes_per_tick.clone()).collect()
     };
-    assert_eq!(sizes(&one_second()), sizes(&one_second()));
+    let ages =
+        |report: &Report| -> Vec<Option<Ages>> { report.encodings.iter().map(|m| m.ages.clone()).collect() };
+    let (first, second) = (one_second(), one_second());
+    assert_eq!(sizes(&first), sizes(&second));
+    assert_eq!(ages(&first), ages(&second));
 }
 
 #[test]
