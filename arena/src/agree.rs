@@ -1,7 +1,8 @@
 //! Whether a client's world is the server's within the resolutions the world declares.
 
-use crate::world::{ARENA, MAX_YAW, Mob, POSITION_RES, Player, ROTATION_BITS, World, YAW_RES};
+use crate::world::{ARENA, MAX_YAW, MOBS, Mob, PLAYERS, POSITION_RES, Player, ROTATION_BITS, World, YAW_RES};
 use bitpack::smallest_three;
+use bitpack::sync::Entry;
 
 /// How far a decoded coordinate may be from the server's: half a step, plus f32 rounding at
 /// the arena's edge.
@@ -80,4 +81,26 @@ pub fn check(client: &World, server: &World) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `Ok` if `client`'s `entry` (a player or a mob) is `server`'s within the declared
+/// resolutions; else what differs, or which world does not hold it.
+pub fn check_entity(client: &World, server: &World, entry: Entry) -> Result<(), String> {
+    let key = u32::try_from(entry.key).map_err(|_| format!("{entry:?} is not a u32 key"))?;
+    let tick = server.tick;
+    let missing = |whose: &str, what: &str| format!("tick {tick}: {whose} holds no {what} {key}");
+    let field = match entry.collection {
+        PLAYERS => {
+            let c = client.players.get(&key).ok_or_else(|| missing("the client", "player"))?;
+            let s = server.players.get(&key).ok_or_else(|| missing("the server", "player"))?;
+            player_mismatch(c, s).map(|field| format!("player {key}'s {field}"))
+        }
+        MOBS => {
+            let c = client.mobs.get(&key).ok_or_else(|| missing("the client", "mob"))?;
+            let s = server.mobs.get(&key).ok_or_else(|| missing("the server", "mob"))?;
+            mob_mismatch(c, s).map(|field| format!("mob {key}'s {field}"))
+        }
+        other => return Err(format!("no collection {other}")),
+    };
+    field.map_or(Ok(()), |field| Err(format!("tick {tick}: {field}")))
 }

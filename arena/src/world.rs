@@ -32,6 +32,10 @@ pub const MAX_PLAYERS: usize = 64;
 pub const MAX_MOBS: usize = 512;
 /// The longest chat line, in bytes.
 pub const MAX_CHAT: usize = 48;
+/// The players' collection as `bitpack::sync::Entry` numbers the world's keyed collections.
+pub const PLAYERS: usize = 0;
+/// The mobs' collection, likewise.
+pub const MOBS: usize = 1;
 /// The last tick a world can be sent at (about 6 days at 30 Hz).
 pub const MAX_TICK: i32 = (1 << 24) - 1;
 

@@ -1,6 +1,7 @@
 //! The arena example, shortened to one second of game time: every client agrees with the
 //! server, the encodings rank as the README says, the `bitpack::sync` packets fit the
-//! datagram (holding entries back past it, none when it is large), the output fits 80 columns,
+//! datagram (holding entries back past it, none when it is large; the entities held back are
+//! older than their packet by `updated_at`, the others as new), the output fits 80 columns,
 //! the chart is written where the target directory is, and bad flags are refused with clap's
 //! usage error. Also: the derived `World`'s maps are keyed collections (a delta carries only
 //! the entries that changed, spawned or despawned).
@@ -17,6 +18,7 @@ mod peers;
 mod table;
 
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups};
+use bitpack_arena::age::Ages;
 use bitpack_arena::sim::{Arena, Config};
 use bitpack_arena::world::{MAX_HEALTH, Mob, World, absolute};
 use clap::Parser;
@@ -53,11 +55,23 @@ fn sync_packets_fit_the_datagram_and_hold_entries_back_past_it() {
     }
     assert!(groups.held_per_packet() > deltas.held_per_packet(), "{groups:?} {deltas:?}");
     assert_eq!(zstd.held_back, deltas.held_back);
+    // Entities held back are older than their packet; (e), holding back more, has older ones.
+    assert!(report.encodings[..5].iter().all(|m| m.ages.is_none()));
+    let age = |m: &measure::Measured| m.ages.clone().expect("the sync rows have ages");
+    let (group_ages, delta_ages) = (age(groups), age(deltas));
+    assert!(delta_ages.count() > 3 * 20 * 200, "{delta_ages:?}");
+    assert!(delta_ages.mean() > 0.0 && delta_ages.quantile(0.99) >= 1, "{delta_ages:?}");
+    assert!(group_ages.mean() > delta_ages.mean(), "{group_ages:?} {delta_ages:?}");
+    assert!(delta_ages.max() < 30, "{delta_ages:?}");
+    assert_eq!(age(zstd).count(), delta_ages.count());
 
     // A datagram no packet reaches: nothing held back, and (e) above 1,200 bytes a tick.
     let report = one_second_in(65_536);
     for m in sync_packets(&report) {
         assert_eq!(m.held_back, Some(0), "{m:?}");
+        // Every entity of every state is the server's of its packet.
+        let ages = m.ages.clone().expect("the sync rows have ages");
+        assert!(ages.count() > 0 && ages.max() == 0, "{ages:?}");
     }
     assert!(sync_packets(&report)[0].mean_bytes() > 1200.0);
 }
@@ -133,11 +147,15 @@ fn a_world_delta_carries_only_the_entries_that_changed() {
 }
 
 #[test]
-fn the_same_seed_gives_the_same_bytes() {
+fn the_same_seed_gives_the_same_bytes_and_ages() {
     let sizes = |report: &Report| -> Vec<Vec<f64>> {
         report.encodings.iter().map(|m| m.bytes_per_tick.clone()).collect()
     };
-    assert_eq!(sizes(&one_second()), sizes(&one_second()));
+    let ages =
+        |report: &Report| -> Vec<Option<Ages>> { report.encodings.iter().map(|m| m.ages.clone()).collect() };
+    let (first, second) = (one_second(), one_second());
+    assert_eq!(sizes(&first), sizes(&second));
+    assert_eq!(ages(&first), ages(&second));
 }
 
 #[test]
@@ -147,7 +165,7 @@ fn the_table_fits_80_columns_and_the_chart_is_written() {
     for name in measure::NAMES {
         assert!(table.contains(name), "{table}");
     }
-    assert!(table.contains("clients agree"), "{table}");
+    assert!(table.contains("clients agree") && table.contains("p99 age"), "{table}");
     for line in table.lines() {
         assert!(line.chars().count() <= 80, "{} columns: {line}", line.chars().count());
     }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use bitpack::sync::{Acks, Receiver, Sender};
+use bitpack_arena::age::{self, Ages};
 use bitpack_arena::agree;
 use bitpack_arena::link::Link;
 use bitpack_arena::sim::{Arena, Config, TICK_RATE};
@@ -54,6 +55,9 @@ pub struct Measured {
     /// over the run, summed over the packets: entries whose state in the packet is not the
     /// server's world of that tick. `None` for the whole-state encodings.
     pub held_back: Option<u64>,
+    /// For the `bitpack::sync` packets, how old the entities (players and mobs) of every state
+    /// the clients decoded were: the packet's sequence less each one's `updated_at`.
+    pub ages: Option<Ages>,
 }
 
 impl Measured {
@@ -159,6 +163,8 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
     let mut zstd_in = vec![0u8; RECEIVE_BUFFER];
     let mut compressor = zstd::bulk::Compressor::new(3).map_err(|e| e.to_string())?;
     let mut decompressor = zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?;
+    // The entities of a state a client decoded, for their ages.
+    let mut entries = Vec::new();
 
     for now in 1..=settings.ticks {
         arena.step();
@@ -267,6 +273,9 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
                 if let Some(seen) = seen.map_err(|e| format!("(e) client: {e}"))? {
                     check_against(&World::from(seen), &client.held_states, &history, &mut agreement)?;
                     client.decoded += 1;
+                    entries.clear();
+                    entries.extend(age::entries(&seen.players, &seen.mobs));
+                    group.ages.get_or_insert_default().record(&client.receiver, entries.iter().copied())?;
                 }
             }
             acknowledge(client, now)?;
@@ -287,6 +296,9 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
                 if let Some(seen) = seen.map_err(|e| format!("(f) client: {e}"))? {
                     check_against(seen, &client.held_states, &history, &mut agreement)?;
                     client.decoded += 1;
+                    entries.clear();
+                    entries.extend(age::entries(&seen.players, &seen.mobs));
+                    delta.ages.get_or_insert_default().record(&client.receiver, entries.iter().copied())?;
                 }
             }
             acknowledge(client, now)?;
@@ -294,6 +306,8 @@ pub fn run(settings: Settings, progress: &mut dyn FnMut(u32)) -> Result<Report, 
         progress(now);
     }
 
+    // (g)'s clients decode (f)'s packets.
+    measured[7].ages = measured[6].ages.clone();
     let decoded = groups.iter().map(|c| c.decoded).chain(deltas.iter().map(|c| c.decoded));
     agreement.decoded = decoded.fold((u32::MAX, 0), |(low, high), d| (low.min(d), high.max(d)));
     let links =

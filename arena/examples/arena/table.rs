@@ -20,7 +20,12 @@ fn grouped(value: f64) -> String {
     out
 }
 
-/// The header, the table and what the clients checked.
+/// (g)'s longest packet.
+fn g_largest(report: &Report) -> usize {
+    report.encodings.last().map_or(0, |m| m.largest)
+}
+
+/// The header, the tables and what the clients checked.
 pub fn render(report: &Report) -> String {
     let s = &report.settings;
     let mut out = String::new();
@@ -43,33 +48,47 @@ pub fn render(report: &Report) -> String {
     );
     let _ = writeln!(out, "datagram: {} bytes; (e)-(g) hold entries back past it", s.datagram);
     let _ = writeln!(out);
-    let row = |out: &mut String, cells: [&str; 6]| {
-        let [name, bytes, kbit, encode, decode, held] = cells;
-        let _ = writeln!(out, "{name:<29}{bytes:>11}{kbit:>11}{encode:>10}{decode:>10}{held:>9}");
+    let row = |out: &mut String, cells: [&str; 5]| {
+        let [name, bytes, kbit, encode, decode] = cells;
+        let _ = writeln!(out, "{name:<29}{bytes:>11}{kbit:>11}{encode:>10}{decode:>10}");
     };
-    row(&mut out, ["", "bytes/tick", "kbit/s", "encode", "decode", "entries"]);
-    row(&mut out, ["encoding", "per client", "per client", "us/packet", "us/packet", "held"]);
+    row(&mut out, ["", "bytes/tick", "kbit/s", "encode", "decode"]);
+    row(&mut out, ["encoding", "per client", "per client", "us/packet", "us/packet"]);
     for (name, m) in NAMES.iter().zip(&report.encodings) {
-        let held = m.held_per_packet().map_or("-".to_string(), |held| format!("{held:.1}"));
         let cells = [
             grouped(m.mean_bytes()),
             format!("{:.1}", m.kbit_per_s()),
             format!("{:.1}", m.encode_us()),
             format!("{:.1}", m.decode_us()),
-            held,
         ];
-        let [bytes, kbit, encode, decode, held] = cells.each_ref().map(String::as_str);
-        row(&mut out, [name, bytes, kbit, encode, decode, held]);
+        let [bytes, kbit, encode, decode] = cells.each_ref().map(String::as_str);
+        row(&mut out, [name, bytes, kbit, encode, decode]);
+    }
+    let _ = writeln!(out);
+    let row = |out: &mut String, cells: [&str; 4]| {
+        let [name, held, mean, p99] = cells;
+        let _ = writeln!(out, "{name:<29}{held:>13}{mean:>12}{p99:>12}");
+    };
+    row(&mut out, ["", "entries held", "mean age", "p99 age"]);
+    row(&mut out, ["bitpack::sync packets", "per packet", "in packets", "in packets"]);
+    for (name, m) in NAMES.iter().zip(&report.encodings) {
+        let (Some(held), Some(ages)) = (m.held_per_packet(), &m.ages) else { continue };
+        let cells = [format!("{held:.1}"), format!("{:.2}", ages.mean()), ages.quantile(0.99).to_string()];
+        let [held, mean, p99] = cells.each_ref().map(String::as_str);
+        row(&mut out, [name, held, mean, p99]);
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "(a)-(d) send the whole world each tick, one encode for every client; (e)-(g)");
     let _ = writeln!(out, "are each client's bitpack::sync packet, a delta against what it acknowledged,");
-    let _ = writeln!(out, "holding back the entries (players, mobs) that do not fit: entries held is");
-    let _ = writeln!(out, "their mean per packet, each sent in a later one. (g) compresses (f)'s packets");
-    let g_largest = report.encodings.last().map_or(0, |m| m.largest);
-    let _ =
-        writeln!(out, "(the largest {g_largest} bytes). Times exclude copying the world into the serde and");
-    let _ = writeln!(out, "bitcode structs.");
+    let _ = writeln!(out, "holding back the entries (players, mobs) that do not fit the datagram: entries");
+    let _ = writeln!(out, "held is their mean per packet, each sent in a later one; an entity's age is the");
+    let _ = writeln!(out, "packet's sequence less its updated_at, over every entity of every state the");
+    let _ = writeln!(
+        out,
+        "clients decoded. (g) compresses (f)'s packets (the largest {} bytes).",
+        g_largest(report)
+    );
+    let _ = writeln!(out, "Times exclude copying the world into the serde and bitcode structs.");
     let _ = writeln!(out);
     let degrees = bitpack::smallest_three::max_angle_error(ROTATION_BITS).to_degrees();
     let _ = writeln!(
