@@ -3,15 +3,13 @@
 //! minimised with `cargo fuzz cmin`), then over 100,000 random inputs per
 //! target.
 
-#[path = "../../fuzz/logic/adaptive_and_changes.rs"]
+#[path = "../../../fuzz/logic/adaptive_and_changes.rs"]
 mod adaptive_and_changes;
-#[path = "../../fuzz/logic/bits.rs"]
-mod bits;
-#[path = "../../fuzz/logic/decode_columns.rs"]
+#[path = "../../../fuzz/logic/decode_columns.rs"]
 mod decode_columns;
-#[path = "../../fuzz/logic/decode_derived.rs"]
+#[path = "../../../fuzz/logic/decode_derived.rs"]
 mod decode_derived;
-#[path = "../../fuzz/logic/read_ops.rs"]
+#[path = "../../../fuzz/logic/read_ops.rs"]
 mod read_ops;
 
 use std::path::Path;

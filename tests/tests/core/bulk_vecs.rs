@@ -4,7 +4,7 @@
 //! back; and refuses a short input, a short buffer or a small budget at the
 //! same bit, with the reader or writer back where it was.
 
-mod bulk_support;
+use crate::bulk_support;
 
 use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use bulk_support::{Against, reader_at};

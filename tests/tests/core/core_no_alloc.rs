@@ -2,7 +2,7 @@
 //! sort of a `HashMap` or `HashSet`): a counting global allocator (per
 //! thread) watches every operation.
 
-mod counting_allocator;
+use crate::counting_allocator;
 
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
 use counting_allocator::{allocations, measure};

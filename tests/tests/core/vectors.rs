@@ -7,7 +7,7 @@
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error};
 use serde_json::Value;
 
-const VECTORS: &str = include_str!("../vectors/serialize-reference.json");
+const VECTORS: &str = include_str!("../../vectors/serialize-reference.json");
 
 fn vectors() -> Value {
     serde_json::from_str(VECTORS).expect("vector file is valid JSON")

@@ -3,7 +3,7 @@
 //! anything is allocated. A counting global allocator (per thread) watches
 //! each input the issue measured.
 
-mod counting_allocator;
+use crate::counting_allocator;
 
 use bitpack::__private;
 use bitpack::adaptive::{self, Signs};

@@ -6,7 +6,7 @@
 //! and refuses a short buffer or a short input at the same bit as the code
 //! as it was, with the writer or reader back where it was.
 
-mod bulk_support;
+use crate::bulk_support;
 
 use bulk_support::Against;
 use std::collections::VecDeque;

@@ -4,7 +4,7 @@
 //! length, the padding, then each byte on its own, after any bit offset,
 //! and a short buffer is refused at the same bit, the writer unmoved.
 
-mod bulk_support;
+use crate::bulk_support;
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, Error, ErrorKind};
 use proptest::prelude::*;
 

@@ -6,7 +6,7 @@
 //! (the writer in a local); measured (a counter counts each variant's bits
 //! as one value, `__private::write_option`) as written, refused as written.
 
-mod bulk_support;
+use crate::bulk_support;
 
 use bitpack::{BitPack, BitRead, BitWrite, BitWriter, Error};
 use bulk_support::written;

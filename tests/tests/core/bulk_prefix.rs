@@ -5,7 +5,7 @@
 //! (the length, then each element), after any offset, into buffers of any
 //! size, with lengths past `max_len` anywhere; measuring counts the same.
 
-mod bulk_support;
+use crate::bulk_support;
 
 use bitpack::__private::write_len;
 use bitpack::{BitPack, BitWriter, Error};
