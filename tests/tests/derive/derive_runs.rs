@@ -6,7 +6,7 @@
 //! when a value is refused or the buffer is short, the same error at the
 //! same bit with the writer or reader left where it started.
 
-mod outcomes;
+use crate::outcomes;
 
 use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, Error};
 use outcomes::{outcome, read_outcome};

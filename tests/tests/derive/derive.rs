@@ -1,7 +1,7 @@
 //! Derived types round-trip, measure exactly, stay within `MAX_BITS`,
 //! refuse what they must, and survive any input.
 
-mod derive_types;
+use crate::derive_types;
 
 use bitpack::{BitPack, BitRead, BitReader, BitWrite, BitWriter, ErrorKind};
 use derive_types::*;

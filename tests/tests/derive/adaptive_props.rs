@@ -3,7 +3,7 @@
 //! bytes never panic a reader, and what a reader accepts re-encodes to the
 //! same bits.
 
-mod adaptive_support;
+use crate::adaptive_support;
 
 use adaptive_support::{Big, Mixed, Outer, Position, Published, Samples, Single, decode, encode};
 use bitpack::adaptive::{self, AdaptiveInt, Signs};

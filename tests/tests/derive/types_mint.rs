@@ -2,7 +2,7 @@
 //! as the array of them, for any `BitPack` component; per-axis bounds and
 //! smallest three through the same runtime as glam's.
 
-mod types_support;
+use crate::types_support;
 
 use bitpack::__private::{quantized_axes_f32, ranged_axes_u8};
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, smallest_three};

@@ -1,11 +1,11 @@
 //! Size table: adaptive integers vs fixed width vs protobuf (prost) vs
 //! bitcode, on messages of realistic ids, counters and scores.
 //!
-//! `cargo test -p bitpack-tests --test adaptive_sizes -- --nocapture` prints
+//! `cargo test -p bitpack-tests --test derive adaptive_sizes -- --nocapture` prints
 //! the table as Markdown; the test asserts adaptive is never larger than any
 //! of the others on this set.
 
-mod adaptive_support;
+use crate::adaptive_support;
 
 use adaptive_support::{Position, Published, SAMPLES_MAX_LEN, Samples, encode};
 use bitpack::adaptive::{self, SignScope, Signs, read_adaptive, write_adaptive};

@@ -2,8 +2,8 @@
 //! nor more than the input could hold, and derived writes allocate
 //! nothing: a counting global allocator (per thread) watches.
 
-mod counting_allocator;
-mod derive_types;
+use crate::counting_allocator;
+use crate::derive_types;
 
 use bitpack::{BitPack, BitWrite, BitWriter};
 use counting_allocator::measure;

@@ -3,7 +3,7 @@
 //! `Cow<str>`, `Box<[T]>`, `VecDeque`, maps and sets: derived, and checked
 //! against the runtime called by hand.
 
-mod types_support;
+use crate::types_support;
 
 use bitpack::__private::{
     self, len_bits, ranged_u8, read_map, read_sequence, read_set, read_text, schema, sum, vec_max_bits,

@@ -9,7 +9,7 @@
 //! headers (28 bytes) on top of the payload: the payloads alone are 17.35
 //! and 4.32 Mbps.
 
-mod types_support;
+use crate::types_support;
 
 use bitpack::__private::{quantized_axes_f32, schema, smallest_three_schema, smallest_three_widths};
 use bitpack::{BitPack, BitRead, BitReader, BitWrite, Error, smallest_three};

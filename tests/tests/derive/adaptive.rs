@@ -1,7 +1,7 @@
 //! Adaptive integers: the published example against protobuf, and the
 //! worked cases with their exact bit counts.
 
-mod adaptive_support;
+use crate::adaptive_support;
 
 use adaptive_support::{Big, Mixed, Outer, Position, Published, Samples, Single, decode, encode};
 use bitpack::adaptive::{self, Signs};

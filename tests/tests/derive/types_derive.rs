@@ -7,9 +7,9 @@
 //! write or read is undone whole); and in deltas, relative coding against
 //! the baseline.
 
-mod counting_allocator;
-mod outcomes;
-mod types_support;
+use crate::counting_allocator;
+use crate::outcomes;
+use crate::types_support;
 
 use bitpack::__private::{self, quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u8};
 use bitpack::{

@@ -3,7 +3,7 @@
 //! same exact bit counts, checked against the hand-written impls; proptest
 //! round trips; random bytes never panic.
 
-mod adaptive_support;
+use crate::adaptive_support;
 
 use bitpack::adaptive::{self, SignScope, Signs};
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, ErrorKind};

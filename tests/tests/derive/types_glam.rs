@@ -2,7 +2,7 @@
 //! array of them, per-axis quantized and ranged vectors, smallest-three
 //! quaternions, fused-run leaves and relative deltas.
 
-mod types_support;
+use crate::types_support;
 
 use bitpack::__private::{
     Bound, RunReader, RunWriter, quantized_axes_f32, quantized_axes_f64, ranged_axes_i32, ranged_axes_u16,

@@ -6,7 +6,7 @@
 //! same bytes, and on a refused value, a short buffer or corrupt input the
 //! same error at the same bit, the writer or reader left where it was.
 
-mod outcomes;
+use crate::outcomes;
 
 use bitpack::{__private, BitCounter, BitPack, BitRead, BitReader, BitWrite, Error};
 use outcomes::{outcome, read_outcome};

@@ -2,8 +2,8 @@
 //! maximum lengths. A counting global allocator records the largest single
 //! allocation and the bytes live at once while a decode runs, per thread.
 
-mod adaptive_support;
-mod counting_allocator;
+use crate::adaptive_support;
+use crate::counting_allocator;
 
 use adaptive_support::{Outer, SAMPLES_MAX_LEN, Samples};
 use bitpack::adaptive::{self, Signs};
