@@ -3,8 +3,7 @@
 //! against a state the receiver lacks. Never a panic; the receiver answers
 //! `Err` or `None` and keeps exactly what it held.
 
-mod change_groups_common;
-mod sync_common;
+use crate::sync_common;
 
 use bitpack::__private::keyed::{map, sorted_vec};
 use bitpack::sync::{Acks, Receiver, Sender};

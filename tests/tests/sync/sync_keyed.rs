@@ -1,8 +1,7 @@
 //! The keyed-collection wire: whole and delta forms, exact sizes, the
 //! key-sorted `Vec` form, and refusals.
 
-mod change_groups_common;
-mod sync_common;
+use crate::sync_common;
 
 use std::collections::BTreeMap;
 

@@ -11,7 +11,7 @@
 //! Both sides start from the same known message; each tick's packet is
 //! rounded up to whole bytes; the receiver acknowledges every packet at once.
 
-mod change_groups_common;
+use crate::change_groups_common;
 
 use bitpack::change::{GroupRecord, read_relative_int, write_relative_int};
 use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};

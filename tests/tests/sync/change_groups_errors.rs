@@ -1,7 +1,7 @@
 //! Bad input to change groups: `Err`, never a panic, and a failed read
 //! leaves the value (and the reader) as they were.
 
-mod change_groups_common;
+use crate::change_groups_common;
 
 use bitpack::{BitCounter, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error, ErrorKind};
 use change_groups_common::{Combat, Entity, SplitMix64, World};

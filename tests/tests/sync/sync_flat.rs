@@ -5,8 +5,7 @@
 //! holds whole copies, through loss, late acks, spawns, despawns and
 //! packets the budget cuts short.
 
-mod change_groups_common;
-mod sync_common;
+use crate::sync_common;
 
 use std::collections::BTreeMap;
 

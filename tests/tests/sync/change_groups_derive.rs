@@ -2,7 +2,7 @@
 //! the issue's `Enemy`/`Combat` example, and the hand-written tests' key
 //! scenarios ported to derived types, with the same figures and bytes.
 
-mod change_groups_common;
+use crate::change_groups_common;
 
 use bitpack::{BitCounter, BitPack, BitRead, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 

@@ -6,8 +6,7 @@
 //! tick, or with a small packet budget the entries that fit over what the
 //! client held. It never fails on a packet the sender wrote.
 
-mod change_groups_common;
-mod sync_common;
+use crate::sync_common;
 
 use std::collections::HashMap;
 

@@ -2,9 +2,8 @@
 //! world copy each keeps for it: a counting global allocator (per thread)
 //! watches every call, and compares with what cloning the world allocates.
 
-mod change_groups_common;
-mod counting_allocator;
-mod sync_common;
+use crate::counting_allocator;
+use crate::sync_common;
 
 use bitpack::ChangeGroups;
 use bitpack::sync::{Acks, Receiver, Sender};

@@ -2,8 +2,8 @@
 //! tracker: write_changes, SnapshotRing insert/ack, read_changes and the
 //! delta pair. A counting global allocator (per thread) watches.
 
-mod change_groups_common;
-mod counting_allocator;
+use crate::change_groups_common;
+use crate::counting_allocator;
 
 use bitpack::{BitReader, BitWriter, ChangeGroups, Error, SnapshotRing};
 use change_groups_common::{Combat, Entity, SplitMix64};

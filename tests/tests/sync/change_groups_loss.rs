@@ -3,7 +3,7 @@
 //! packets that arrive, in order, and must then hold exactly what the
 //! sender wrote in that packet.
 
-mod change_groups_common;
+use crate::change_groups_common;
 
 use change_groups_common::loss::{LossPattern, lost_20_percent, run_lossy};
 use change_groups_common::{SplitMix64, World};

@@ -4,8 +4,7 @@
 //! and once the world stops changing the client converges and the packets
 //! shrink to the unchanged world's few bytes.
 
-mod change_groups_common;
-mod sync_common;
+use crate::sync_common;
 
 use bitpack::sync::{Entry, Receiver, Sender};
 use bitpack::{BitCounter, BitRead, BitWrite, ChangeGroups, ErrorKind};

@@ -2,7 +2,7 @@
 //! tracked change groups and as a relative delta against the previous tick;
 //! and the cost of an unchanged world.
 
-mod change_groups_common;
+use crate::change_groups_common;
 
 use bitpack::{BitCounter, BitPack, BitReader, BitWrite, BitWriter, ChangeGroups, Error};
 use change_groups_common::{ENTITY_BITS, ENTITY_GROUPS, Entity, SplitMix64, World};
