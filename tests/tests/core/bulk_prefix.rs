@@ -172,7 +172,7 @@ fn room() -> impl Strategy<Value = usize> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(1024)))]
 
     #[test]
     fn a_record_writes_its_fields_bits(value in record(), offset in 0u32..64, room in room()) {

@@ -166,7 +166,7 @@ const ROOM: usize = 1024;
 const AGAINST: Against<Wide> = Against { write: by_elements, read: read_as_before };
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(256)))]
 
     #[test]
     fn the_bulk_wire_is_the_element_by_element_wire(value in wide(), offset in 0u32..64) {

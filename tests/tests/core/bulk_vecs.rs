@@ -91,7 +91,7 @@ const ROOM: usize = 256;
 const AGAINST: Against<Bulk> = Against { write: by_elements, read: read_as_before };
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(512)))]
 
     #[test]
     fn the_bulk_wire_is_the_element_by_element_wire(value in bulk(), offset in 0u32..64) {

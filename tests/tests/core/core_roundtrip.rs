@@ -176,7 +176,7 @@ fn count(ops: &[Op]) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(512)))]
 
     #[test]
     fn random_op_sequences_round_trip(ops in proptest::collection::vec(op(), 0..24)) {

@@ -1,7 +1,7 @@
 //! The fuzz targets' checks (`fuzz/logic/`), run on stable in the normal
 //! test suite: over each target's committed corpus (`fuzz/corpus/<target>`,
 //! minimised with `cargo fuzz cmin`), then over 100,000 random inputs per
-//! target.
+//! target (an eighth of them unless `BITPACK_DEEP_TESTS=1`).
 
 #[path = "../../../fuzz/logic/adaptive_and_changes.rs"]
 mod adaptive_and_changes;
@@ -14,7 +14,7 @@ mod read_ops;
 
 use std::path::Path;
 
-const RANDOM_INPUTS: usize = 100_000;
+const RANDOM_INPUTS: u32 = 100_000;
 
 /// Every file of the target's corpus; there is at least one.
 fn corpus(target: &str) -> Vec<Vec<u8>> {
@@ -53,7 +53,7 @@ fn replay(target: &str, seed: u64, check: impl Fn(&[u8])) {
     for input in corpus(target) {
         check(&input);
     }
-    random_inputs(seed, RANDOM_INPUTS, check);
+    random_inputs(seed, bitpack_tests::cases(RANDOM_INPUTS) as usize, check);
 }
 
 #[test]

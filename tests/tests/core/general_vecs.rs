@@ -95,7 +95,7 @@ fn element_by_element(writer: &mut BitWriter<'_>, elements: &[Element], max_len:
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(96)))]
 
     #[test]
     fn a_vec_of_general_structs_writes_as_each_element_did(
@@ -137,7 +137,7 @@ fn read(bytes: &[u8], lead_bits: u32, read: impl FnOnce(&mut BitReader<'_>) -> R
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(96)))]
 
     /// A derived `Vec` of structs is read into its reserved room without a
     /// capacity check per element: on whole, cut and corrupted inputs it

@@ -83,7 +83,7 @@ fn item_by_item(writer: &mut BitWriter<'_>, lines: &[Line]) -> Result<(), Error>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(256)))]
 
     #[test]
     fn a_held_vec_writes_refuses_and_measures_as_each_item_did(

@@ -24,7 +24,7 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(512)))]
 
     #[test]
     fn strings_write_the_bits_of_their_bytes(text in text(), offset in 0u32..64, wide in any::<bool>()) {
@@ -94,7 +94,7 @@ fn read_str_by_parts(reader: &mut BitReader<'_>, max_len: usize) -> Result<Strin
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(2048)))]
 
     #[test]
     fn any_input_reads_as_the_two_take_path_reads_it(

@@ -186,7 +186,7 @@ macro_rules! int_props {
             }
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(512))]
+                #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(512)))]
 
                 #[test]
                 fn every_value_round_trips(value in values()) {

@@ -39,7 +39,7 @@ fn assert_quantized(back: f32, value: f32, min: f32, max: f32, res: f32) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(256)))]
 
     #[test]
     fn players_round_trip(player in player()) {

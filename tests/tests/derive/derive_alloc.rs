@@ -26,7 +26,7 @@ const CONTAINERS_MAX_HEAP: usize =
     3 * size_of::<String>() + 3 * 3 + size_of::<(u8, bool)>() + 4 * size_of::<Vec<bool>>() + 4 * 4;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(512)))]
 
     #[test]
     fn random_input_allocates_within_the_declared_maxima(

@@ -435,7 +435,7 @@ fn marks() -> impl Strategy<Value = Marks> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(512)))]
 
     #[test]
     fn blocks_without_floats_write_and_read_as_the_scalar_path(value in marks(), buf_len in 0usize..256) {
@@ -595,7 +595,7 @@ fn elements_of_at_most_255_bits_are_read_through_a_window() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(256)))]
 
     /// Every cut (the window padded near the input's end, blocks past it)
     /// and corrupt bits anywhere: the scalar path's value or error, at the

@@ -115,7 +115,7 @@ fn mover() -> impl Strategy<Value = Mover> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(256)))]
 
     #[test]
     fn gathered_codes_write_the_plain_delta_in_every_buffer(

@@ -496,7 +496,7 @@ fn run_with_loss(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(64)))]
 
     #[test]
     fn derived_receiver_holds_what_the_decoded_packet_carried(

@@ -36,7 +36,7 @@ fn run(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(96)))]
 
     #[test]
     fn the_receiver_holds_what_the_decoded_packet_carried(

@@ -104,7 +104,7 @@ fn conditions(loss: u64, duplicate: u64, delay: u64, max_delay: usize) -> Condit
 
 proptest! {
     // Few cases, each long: 10,000 ticks of about 24 units.
-    #![proptest_config(ProptestConfig::with_cases(4))]
+    #![proptest_config(ProptestConfig::with_cases(bitpack_tests::cases(4)))]
 
     #[test]
     fn the_receiver_holds_what_each_decoded_packet_carried(
