@@ -488,7 +488,7 @@ fn geometry_and_collection_writes_allocate_nothing() {
 /// Literal bounds on an `f64` vector are checked per axis in f64, as on an
 /// `f64` field: bounds past f32's range, and steps finer than f32 resolves,
 /// are fine on a `DVec3` (on a `Vec3` the latter is a compile error,
-/// tests/ui/quantize-axis-f32-unresolvable.rs).
+/// tests/compile-fail/ui/quantize-axis-f32-unresolvable.rs).
 #[derive(BitPack, Debug, PartialEq)]
 struct Galaxy {
     #[quantize(min = [-1.0e39, -4096.0, 0.0], max = [1.0e39, 4096.0, 1.0], res = [1.0e30, 0.0005, 1.0e-9])]
