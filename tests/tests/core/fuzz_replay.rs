@@ -14,7 +14,7 @@ mod read_ops;
 
 use std::path::Path;
 
-const RANDOM_INPUTS: u32 = 100_000;
+const RANDOM_INPUTS: usize = 100_000;
 
 /// Every file of the target's corpus; there is at least one.
 fn corpus(target: &str) -> Vec<Vec<u8>> {
@@ -53,7 +53,7 @@ fn replay(target: &str, seed: u64, check: impl Fn(&[u8])) {
     for input in corpus(target) {
         check(&input);
     }
-    random_inputs(seed, bitpack_tests::cases(RANDOM_INPUTS) as usize, check);
+    random_inputs(seed, bitpack_tests::cases(RANDOM_INPUTS as u32) as usize, check);
 }
 
 #[test]
