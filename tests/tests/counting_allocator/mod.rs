@@ -1,6 +1,7 @@
 //! A global allocator that counts, per thread, what the code under test
-//! allocates (the harness's other threads don't count). Each test binary
-//! that proves an allocation bound includes it with `mod counting_allocator;`.
+//! allocates (the harness's other threads don't count), so tests that prove
+//! an allocation bound share a binary with the rest. Each test binary declares
+//! it in its `main.rs` (`#[path = "../counting_allocator/mod.rs"]`).
 
 // Each binary uses the part it needs.
 #![allow(dead_code)]
