@@ -1,5 +1,5 @@
 //! The `adaptive_and_changes` fuzz target: the checks live in `logic/adaptive_and_changes.rs`, which the
-//! normal test suite also replays on stable (`tests/tests/fuzz_replay.rs`).
+//! normal test suite also replays on stable (`tests/tests/core/fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../logic/bits.rs"]

@@ -1,5 +1,5 @@
 //! The `read_ops` fuzz target: the checks live in `logic/read_ops.rs`, which the
-//! normal test suite also replays on stable (`tests/tests/fuzz_replay.rs`).
+//! normal test suite also replays on stable (`tests/tests/core/fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../logic/bits.rs"]
