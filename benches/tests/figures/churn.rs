@@ -44,7 +44,7 @@ fn the_quoted_sizes_hold() {
         assert!(run.largest <= link.datagram);
         means.push(format!("{:.1}", run.mean()));
     }
-    assert_eq!(means, ["907.9", "938.2", "1448.9", "927.6"]);
+    assert_eq!(means, ["908.0", "938.3", "1449.1", "928.3"]);
     assert_eq!(churn::unchanged_bytes(&worlds[0]), Ok(8));
 }
 
