@@ -26,6 +26,7 @@ pub(crate) mod fragments;
 mod packet;
 mod receiver;
 mod sender;
+mod stale;
 mod view;
 
 pub use acks::{ACK_BITS, Acks};

@@ -5,9 +5,9 @@ use core::fmt;
 use alloc::vec::Vec;
 
 use super::acks::{ACK_BITS, Acks};
-use super::budget::read_stale;
 use super::packet::{Digest, Incoming, Sequence, carried, fold, nearest, newer, wire};
 use super::sender::Entry;
+use super::stale::read_stale;
 use crate::change::ChangeGroups;
 use crate::error::{Error, ErrorKind};
 use crate::read::BitRead;
@@ -37,6 +37,17 @@ struct Held<W> {
     /// server state its value equals, in entry order. Every other entry's
     /// value is the server's of this packet.
     stale: Vec<(Entry, Sequence)>,
+}
+
+impl<W> Held<W> {
+    /// The sequence of the packet whose server state `entry`'s value
+    /// equals, for an entry this state holds.
+    fn since(&self, entry: Entry) -> Sequence {
+        match self.stale.binary_search_by(|(held, _)| held.cmp(&entry)) {
+            Ok(index) => self.stale[index].1,
+            Err(_) => self.sequence,
+        }
+    }
 }
 
 /// Laps of the 16-bit sequence a delta's check is tried at beyond the
@@ -188,11 +199,8 @@ impl<W: ChangeGroups, const N: usize> Receiver<W, N> {
             return None;
         }
         let newest = self.held(self.latest?)?;
-        if let Ok(index) = newest.stale.binary_search_by(|(held, _)| held.cmp(&entry)) {
-            return Some(wire(newest.stale[index].1));
-        }
         match newest.world.holds_entry(None, 0, entry) {
-            Ok(Some(_)) => Some(wire(newest.sequence)),
+            Ok(Some(_)) => Some(wire(newest.since(entry))),
             _ => None,
         }
     }
@@ -258,11 +266,7 @@ fn read_stale_entries<W: ChangeGroups>(
         if world.holds_entry(Some(&baseline.world), 0, entry) != Ok(Some(true)) {
             return Err(refuse);
         }
-        let since = match baseline.stale.binary_search_by(|(held, _)| held.cmp(&entry)) {
-            Ok(index) => baseline.stale[index].1,
-            Err(_) => baseline.sequence,
-        };
-        stale.push((entry, since));
+        stale.push((entry, baseline.since(entry)));
     }
     Ok(())
 }
